@@ -1,0 +1,37 @@
+dnl -*- autoconf -*-
+dnl
+dnl Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+dnl $COPYRIGHT$
+dnl
+dnl Additional copyrights may follow
+dnl
+dnl $HEADER$
+dnl
+
+dnl SHMCICO_CHECK_HWLOC
+dnl
+dnl hwloc tells which NUMA node each process is bound to.  Required (Open
+dnl MPI depends on it anyway).  Sets HWLOC_CPPFLAGS, HWLOC_LDFLAGS,
+dnl HWLOC_LIBS.
+AC_DEFUN([SHMCICO_CHECK_HWLOC], [
+    AC_ARG_WITH([hwloc],
+        [AS_HELP_STRING([--with-hwloc=PREFIX], [hwloc installation (default: system)])])
+    HWLOC_CPPFLAGS=
+    HWLOC_LDFLAGS=
+    AS_IF([test -n "$with_hwloc" && test "$with_hwloc" != yes],
+          [HWLOC_CPPFLAGS="-I$with_hwloc/include"
+           HWLOC_LDFLAGS="-L$with_hwloc/lib"])
+    shmcico_save_CPPFLAGS="$CPPFLAGS"
+    shmcico_save_LDFLAGS="$LDFLAGS"
+    CPPFLAGS="$CPPFLAGS $HWLOC_CPPFLAGS"
+    LDFLAGS="$LDFLAGS $HWLOC_LDFLAGS"
+    AC_CHECK_HEADER([hwloc.h], [],
+        [AC_MSG_ERROR([hwloc.h not found (Debian/Ubuntu: apt-get install libhwloc-dev)])])
+    AC_CHECK_LIB([hwloc], [hwloc_get_last_cpu_location], [HWLOC_LIBS=-lhwloc],
+        [AC_MSG_ERROR([libhwloc not found (Debian/Ubuntu: apt-get install libhwloc-dev)])])
+    CPPFLAGS="$shmcico_save_CPPFLAGS"
+    LDFLAGS="$shmcico_save_LDFLAGS"
+    AC_SUBST([HWLOC_CPPFLAGS])
+    AC_SUBST([HWLOC_LDFLAGS])
+    AC_SUBST([HWLOC_LIBS])
+])

@@ -1,0 +1,414 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The synchronisation engine of coll/shmcico: the layout of the
+ * per-communicator shared segment, the bank protocol that recycles
+ * slots, the slot flags, and the byte streams the data movements copy
+ * through.  Nothing here depends on Open MPI, so the engine can be
+ * unit-tested with plain threads (see test/unit).
+ *
+ * Segment of one communicator: p processes, s slots per queue, w banks,
+ * f bytes per slot.  Every block starts on a page boundary, because the
+ * page is the unit of NUMA placement.
+ *
+ *   offset 0 +--------------------------------------------------+
+ *            | header: magic, layout version, p, s, w, f,       |  rank 0's
+ *            |         segment size, attach counter             |  NUMA node
+ *            +--------------------------------------------------+
+ *            | topology: numa[p]     NUMA node of each rank     |
+ *            |           leaders[p]  leader rank of its node    |
+ *            +--------------------------------------------------+
+ *            | bank control, w entries of two cache lines:      |
+ *            |   line 0: op, total, mode  (written by the owner)|
+ *            |   line 1: nreaders         (counted down by the  |
+ *            |                             members)             |
+ *            | vector metadata, w entries: counts[p] (bytes)    |
+ *            +--------------------------------------------------+
+ *            | process 0: ctrl[s], one cache line per slot:     |  process 0's
+ *            |              (seq, size) of the slot's content   |  NUMA node
+ *            |            q[s], s slots of f bytes              |
+ *            +--------------------------------------------------+
+ *            | process 1: ctrl[s], q[s]                         |  process 1's
+ *            +--------------------------------------------------+
+ *            | ...                                              |
+ *            +--------------------------------------------------+
+ *            | process p-1: ctrl[s], q[s]                       |
+ *            +--------------------------------------------------+
+ *
+ * Bank b is the group of slots [b*s/w, (b+1)*s/w) of every queue.
+ * Every process counts the bank uses of the communicator in a local
+ * counter "op"; the n-th use of the communicator (n = 1, 2, ...) takes
+ * bank n % w.  Because every process goes through the same sequence of
+ * operations, all agree on op without talking.
+ *
+ *  - The owner of a use (the root, or rank 0 when there is no root)
+ *    waits until bank.nreaders is 0 (the members of the previous use of
+ *    the bank are done), sets nreaders to the number of members, fills
+ *    in the metadata and publishes bank.op = n.
+ *  - A member waits until bank.op == n, reads the metadata, moves its
+ *    data, and decrements bank.nreaders when it no longer touches the
+ *    bank's slots or flags.
+ *  - A slot flag holds (seq, size): the writer stores size, then seq = n
+ *    with release; the reader waits for seq == n with acquire.  The
+ *    64-bit sequence never repeats, so flags need no reset and a stale
+ *    flag can never be mistaken for a fresh one.
+ */
+
+#ifndef MCA_COLL_SHMCICO_ENGINE_H
+#define MCA_COLL_SHMCICO_ENGINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MCA_COLL_SHMCICO_CACHELINE      64
+#define MCA_COLL_SHMCICO_MAGIC          UINT64_C(0x4f43494343484d53) /* "SMHCCICO" */
+#define MCA_COLL_SHMCICO_LAYOUT_VERSION 1
+
+/** Return codes of the engine (all >= 0; the glue maps them to MPI). */
+enum {
+    MCA_COLL_SHMCICO_DONE = 0,      /**< all data moved */
+    MCA_COLL_SHMCICO_TRUNCATED,     /**< this process's buffer was too short */
+    MCA_COLL_SHMCICO_DECLINED       /**< the owner handed the call back */
+};
+
+/** What the owner of a bank use decided for the operation. */
+enum {
+    MCA_COLL_SHMCICO_MODE_SERVE = 1,
+    MCA_COLL_SHMCICO_MODE_DECLINE = 2
+};
+
+/** Fixed header at offset 0 of the segment. */
+typedef struct mca_coll_shmcico_header_t {
+    uint64_t magic;
+    uint32_t version;
+    uint32_t nprocs;
+    uint32_t slots;
+    uint32_t banks;
+    uint64_t fragment_size;
+    uint64_t segment_size;
+    _Atomic uint32_t attached;      /**< processes that mapped and checked it */
+} mca_coll_shmcico_header_t;
+
+/** Control of one bank.  The owner writes line 0, members line 1. */
+typedef struct mca_coll_shmcico_bank_t {
+    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t op;
+    _Atomic uint64_t total;         /**< bytes of the operation (owner's view) */
+    _Atomic uint32_t mode;          /**< MCA_COLL_SHMCICO_MODE_* */
+    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic int64_t nreaders;
+} mca_coll_shmcico_bank_t;
+
+/** Flag of one slot: the slot holds "size" bytes of bank use "seq". */
+typedef struct mca_coll_shmcico_flag_t {
+    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t seq;
+    _Atomic uint64_t size;
+} mca_coll_shmcico_flag_t;
+
+/** Offsets and sizes of every block of a segment. */
+typedef struct mca_coll_shmcico_layout_t {
+    size_t page_size;
+    uint32_t nprocs;
+    uint32_t slots;                 /**< s, a multiple of banks */
+    uint32_t banks;                 /**< w */
+    size_t fragment_size;           /**< f, a multiple of the cache line */
+    size_t topology_offset;
+    size_t banks_offset;
+    size_t counts_offset;           /**< counts[p] of bank 0; bank b at + b*p */
+    size_t procs_offset;            /**< block of process 0 */
+    size_t ctrl_bytes;              /**< ctrl[s] rounded up to a page */
+    size_t proc_stride;             /**< bytes between two process blocks */
+    size_t segment_size;
+} mca_coll_shmcico_layout_t;
+
+/** A process's pointers into a mapped segment. */
+typedef struct mca_coll_shmcico_view_t {
+    unsigned char *base;
+    mca_coll_shmcico_layout_t layout;
+    mca_coll_shmcico_header_t *header;
+    int32_t *numa;
+    int32_t *leaders;
+    mca_coll_shmcico_bank_t *banks;
+} mca_coll_shmcico_view_t;
+
+/**
+ * How a process waits: spin, and every spins_per_progress rounds call
+ * progress() (Open MPI's opal_progress) so that other communication
+ * keeps moving; when yield is set (more processes than cores) give the
+ * core away on every round.
+ */
+typedef struct mca_coll_shmcico_waiter_t {
+    void (*progress)(void);
+    bool yield;
+    unsigned spins_per_progress;
+} mca_coll_shmcico_waiter_t;
+
+/** State of one process on one communicator. */
+typedef struct mca_coll_shmcico_engine_t {
+    mca_coll_shmcico_view_t view;
+    int rank;
+    int nprocs;
+    uint64_t op;                    /**< bank uses so far, same everywhere */
+    mca_coll_shmcico_waiter_t waiter;
+} mca_coll_shmcico_engine_t;
+
+/** One use of a bank by one process. */
+typedef struct mca_coll_shmcico_use_t {
+    uint64_t seq;                   /**< value of op for this use */
+    mca_coll_shmcico_bank_t *bank;
+    uint32_t first_slot;            /**< first slot index of the bank */
+    uint64_t total;                 /**< owner's total, read by members */
+    uint32_t mode;
+} mca_coll_shmcico_use_t;
+
+/**
+ * A byte stream over a user buffer.  Contiguous data is copied with
+ * memcpy; anything else goes through pack/unpack callbacks (the glue
+ * wraps Open MPI's convertor).  "length" is what this process can give
+ * (sender) or take (receiver); a receiver never takes more.
+ */
+typedef struct mca_coll_shmcico_stream_t mca_coll_shmcico_stream_t;
+typedef size_t (*mca_coll_shmcico_stream_fn_t)(mca_coll_shmcico_stream_t *stream,
+                                               void *shm, size_t len);
+
+struct mca_coll_shmcico_stream_t {
+    unsigned char *contig;          /**< non-NULL: contiguous bytes */
+    size_t length;
+    size_t done;
+    mca_coll_shmcico_stream_fn_t pack;     /**< user buffer -> shm */
+    mca_coll_shmcico_stream_fn_t unpack;   /**< shm -> user buffer */
+    void *cookie;
+};
+
+/* ------------------------------------------------------------------ */
+/* Layout                                                               */
+
+/**
+ * Compute the layout for the given parameters.  Returns 0, or -1 when
+ * the parameters are inconsistent (slots not a multiple of banks,
+ * fragment not a multiple of the cache line, sizes that overflow).
+ */
+int mca_coll_shmcico_layout_init(mca_coll_shmcico_layout_t *layout,
+                                 size_t page_size, uint32_t nprocs,
+                                 uint32_t slots, uint32_t banks,
+                                 size_t fragment_size);
+
+/** Write header, topology and banks of a fresh (zeroed) segment. */
+void mca_coll_shmcico_segment_format(void *base,
+                                     const mca_coll_shmcico_layout_t *layout,
+                                     const int32_t *numa);
+
+/**
+ * Set up a view of a mapped segment and check that its header matches
+ * the expected layout.  Returns 0, or -1 on any mismatch.
+ */
+int mca_coll_shmcico_view_init(mca_coll_shmcico_view_t *view, void *base,
+                               const mca_coll_shmcico_layout_t *layout);
+
+/** Start and length of the block that belongs to process proc. */
+static inline unsigned char *
+mca_coll_shmcico_proc_block(const mca_coll_shmcico_view_t *view, int proc)
+{
+    return view->base + view->layout.procs_offset
+        + (size_t) proc * view->layout.proc_stride;
+}
+
+static inline mca_coll_shmcico_flag_t *
+mca_coll_shmcico_flag(const mca_coll_shmcico_view_t *view, int proc,
+                      uint32_t slot)
+{
+    return (mca_coll_shmcico_flag_t *) mca_coll_shmcico_proc_block(view, proc)
+        + slot;
+}
+
+static inline unsigned char *
+mca_coll_shmcico_slot(const mca_coll_shmcico_view_t *view, int proc,
+                      uint32_t slot)
+{
+    return mca_coll_shmcico_proc_block(view, proc) + view->layout.ctrl_bytes
+        + (size_t) slot * view->layout.fragment_size;
+}
+
+static inline _Atomic uint64_t *
+mca_coll_shmcico_counts(const mca_coll_shmcico_view_t *view, uint32_t bank)
+{
+    return (_Atomic uint64_t *) (view->base + view->layout.counts_offset)
+        + (size_t) bank * view->layout.nprocs;
+}
+
+/* ------------------------------------------------------------------ */
+/* Waiting                                                              */
+
+static inline void mca_coll_shmcico_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/** One round of a waiting loop (see mca_coll_shmcico_waiter_t). */
+void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
+                                 unsigned *spins);
+
+/** Wait until *word == value; acquire, so what the writer did before
+ *  its release store is visible afterwards. */
+static inline void
+mca_coll_shmcico_wait_equal(const mca_coll_shmcico_waiter_t *waiter,
+                            _Atomic uint64_t *word, uint64_t value)
+{
+    unsigned spins = 0;
+    while (atomic_load_explicit(word, memory_order_acquire) != value) {
+        mca_coll_shmcico_wait_round(waiter, &spins);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Slot flags                                                           */
+
+/**
+ * Mark a slot as holding size bytes of bank use seq.  The release store
+ * of seq pairs with the acquire load in mca_coll_shmcico_flag_wait(): it
+ * orders the slot's data (and the size) before the flag, so a reader
+ * that sees seq also sees the data.
+ */
+static inline void mca_coll_shmcico_flag_post(mca_coll_shmcico_flag_t *flag,
+                                              uint64_t seq, uint64_t size)
+{
+    atomic_store_explicit(&flag->size, size, memory_order_relaxed);
+    atomic_store_explicit(&flag->seq, seq, memory_order_release);
+}
+
+/** Wait for a slot of bank use seq and return its size (see _post). */
+static inline uint64_t
+mca_coll_shmcico_flag_wait(const mca_coll_shmcico_waiter_t *waiter,
+                           mca_coll_shmcico_flag_t *flag, uint64_t seq)
+{
+    mca_coll_shmcico_wait_equal(waiter, &flag->seq, seq);
+    return atomic_load_explicit(&flag->size, memory_order_relaxed);
+}
+
+/* ------------------------------------------------------------------ */
+/* Banks                                                                */
+
+/** Slots in one bank. */
+static inline uint32_t
+mca_coll_shmcico_bank_slots(const mca_coll_shmcico_engine_t *engine)
+{
+    return engine->view.layout.slots / engine->view.layout.banks;
+}
+
+/**
+ * Take the next bank use as its owner: wait until the members of the
+ * bank's previous use are gone, then publish this use with nreaders
+ * members, the operation's total and mode.  Metadata that members need
+ * (vector counts) must be written between this call and
+ * mca_coll_shmcico_bank_publish().
+ */
+void mca_coll_shmcico_bank_acquire(mca_coll_shmcico_engine_t *engine,
+                                   mca_coll_shmcico_use_t *use);
+
+/** Publish a use taken with mca_coll_shmcico_bank_acquire(). */
+void mca_coll_shmcico_bank_publish(mca_coll_shmcico_use_t *use,
+                                   int64_t nreaders, uint64_t total,
+                                   uint32_t mode);
+
+/** Join the next bank use as a member: wait for its publication and
+ *  read total and mode. */
+void mca_coll_shmcico_bank_join(mca_coll_shmcico_engine_t *engine,
+                                mca_coll_shmcico_use_t *use);
+
+/** A member is done with every slot and flag of the use. */
+void mca_coll_shmcico_bank_leave(mca_coll_shmcico_use_t *use);
+
+/* ------------------------------------------------------------------ */
+/* Streams                                                              */
+
+/**
+ * Copy up to len bytes from the user buffer into shared memory and
+ * return how many were copied.  Contiguous data always gives len; a
+ * packing convertor stops before a basic element that does not fit
+ * whole, so it may give a few bytes less (never 0 while len is at least
+ * the largest basic type, 32 bytes: fragments are at least 64).
+ */
+static inline size_t mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream,
+                                                 void *shm, size_t len)
+{
+    size_t moved = len;
+
+    if (NULL != stream->contig) {
+        memcpy(shm, stream->contig + stream->done, len);
+    } else {
+        moved = stream->pack(stream, shm, len);
+    }
+    stream->done += moved;
+    return moved;
+}
+
+/**
+ * Copy up to len bytes from shared memory into the user buffer, never
+ * past its end.  Returns false when bytes had to be dropped.
+ */
+static inline bool mca_coll_shmcico_stream_get(mca_coll_shmcico_stream_t *stream,
+                                               const void *shm, size_t len)
+{
+    size_t room = stream->length - stream->done;
+    size_t take = len < room ? len : room;
+
+    if (take > 0) {
+        if (NULL != stream->contig) {
+            memcpy(stream->contig + stream->done, shm, take);
+        } else {
+            (void) stream->unpack(stream, (void *) shm, take);
+        }
+        stream->done += take;
+    }
+    return take == len;
+}
+
+/** A stream over contiguous bytes. */
+static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *stream,
+                                                  void *bytes, size_t length)
+{
+    stream->contig = (unsigned char *) bytes;
+    stream->length = length;
+    stream->done = 0;
+    stream->pack = NULL;
+    stream->unpack = NULL;
+    stream->cookie = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Data movements                                                       */
+
+struct mca_coll_shmcico_tree_t;
+
+/**
+ * Broadcast through the root's queue (pipelined CICO).  At the root,
+ * stream holds the message and decline tells whether to hand the call
+ * back to the previous component; elsewhere stream is the receive
+ * buffer.  children is scratch space for the tree's children.
+ *
+ * Returns MCA_COLL_SHMCICO_DONE, _TRUNCATED (this receiver's buffer was
+ * shorter than the root's message: what fits was written, the protocol
+ * stayed in step) or _DECLINED (every process must fall back).
+ */
+int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
+                                  const struct mca_coll_shmcico_tree_t *tree,
+                                  int *children, int root,
+                                  mca_coll_shmcico_stream_t *stream,
+                                  bool decline);
+
+#endif /* MCA_COLL_SHMCICO_ENGINE_H */

@@ -1,0 +1,82 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Notification trees of Bcast.  A tree is made once per communicator
+ * (O(p) memory, only for the NUMA hierarchy) and serves every root: the
+ * parent of a rank is found in O(1) and its children in O(children).
+ *
+ * The plain shapes are defined over virtual ranks v = (rank - root) mod p,
+ * so the root is always v = 0:
+ *   kary(k)     parent (v-1)/k, children k*v+1 .. k*v+k
+ *   knomial(k)  parent: v with its lowest non-zero base-k digit cleared;
+ *               children: v + d*k^j for every j below that digit
+ *   flat        everyone is a child of the root
+ *   chain       v-1 -> v -> v+1
+ * The NUMA hierarchy is two k-ary levels: the root sends to the leaders of
+ * the other NUMA nodes (NUMA leaders first) and to the members of its own
+ * node, and every leader sends to the members of its node, so each byte
+ * crosses between NUMA nodes once per node.
+ */
+
+#ifndef MCA_COLL_SHMCICO_TREE_H
+#define MCA_COLL_SHMCICO_TREE_H
+
+#include <stdint.h>
+
+typedef enum {
+    MCA_COLL_SHMCICO_TREE_KARY = 0,
+    MCA_COLL_SHMCICO_TREE_KNOMIAL,
+    MCA_COLL_SHMCICO_TREE_FLAT,
+    MCA_COLL_SHMCICO_TREE_CHAIN,
+    MCA_COLL_SHMCICO_TREE_NUMA,
+    MCA_COLL_SHMCICO_TREE_COUNT
+} mca_coll_shmcico_tree_type_t;
+
+typedef struct mca_coll_shmcico_tree_t {
+    mca_coll_shmcico_tree_type_t type;
+    int degree;                 /**< k, at least 2 for kary/knomial/numa */
+    int nprocs;
+    /* NUMA hierarchy only */
+    int nnodes;                 /**< NUMA nodes present */
+    int *node_of;               /**< [p] node index (0..nnodes-1) of a rank */
+    int *index_in_node;         /**< [p] position of a rank in its node */
+    int *node_start;            /**< [nnodes+1] first member of each node */
+    int *members;               /**< [p] ranks by node, in rank order */
+} mca_coll_shmcico_tree_t;
+
+/**
+ * Build a tree.  numa[p] gives the NUMA node of each rank (any integers;
+ * only equality matters) and is used by the NUMA hierarchy alone; it may
+ * be NULL for the other shapes.  Returns 0 or -1 (bad arguments, no
+ * memory).
+ */
+int mca_coll_shmcico_tree_init(mca_coll_shmcico_tree_t *tree,
+                               mca_coll_shmcico_tree_type_t type, int degree,
+                               int nprocs, const int32_t *numa);
+
+void mca_coll_shmcico_tree_fini(mca_coll_shmcico_tree_t *tree);
+
+/** Parent of rank in the tree rooted at root; -1 for the root. */
+int mca_coll_shmcico_tree_parent(const mca_coll_shmcico_tree_t *tree,
+                                 int rank, int root);
+
+/** Children of rank in the tree rooted at root, in the order they
+ *  should be notified; returns their number.  children must hold
+ *  nprocs - 1 entries. */
+int mca_coll_shmcico_tree_children(const mca_coll_shmcico_tree_t *tree,
+                                   int rank, int root, int *children);
+
+/** Name of a tree type ("kary", ...), NULL when out of range. */
+const char *mca_coll_shmcico_tree_name(mca_coll_shmcico_tree_type_t type);
+
+#endif /* MCA_COLL_SHMCICO_TREE_H */

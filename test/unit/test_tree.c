@@ -1,0 +1,235 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Notification trees: for every shape, p = 1..1024 and every root, the
+ * tree is a spanning tree of all ranks rooted at root (every other rank
+ * has exactly one parent, it is connected and acyclic), children and
+ * parents agree, and the depth stays within the shape's bound.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_shmcico_tree.h"
+#include "unit.h"
+
+#define MAX_P 1024
+
+typedef struct tree_case {
+    const char *name;
+    mca_coll_shmcico_tree_type_t type;
+    int degree;
+    int numa_layout;            /* for NUMA trees: see numa_of() */
+} tree_case;
+
+static const tree_case cases[] = {
+    { "kary-1", MCA_COLL_SHMCICO_TREE_KARY, 1, 0 },
+    { "kary-2", MCA_COLL_SHMCICO_TREE_KARY, 2, 0 },
+    { "kary-4", MCA_COLL_SHMCICO_TREE_KARY, 4, 0 },
+    { "knomial-2", MCA_COLL_SHMCICO_TREE_KNOMIAL, 2, 0 },
+    { "knomial-4", MCA_COLL_SHMCICO_TREE_KNOMIAL, 4, 0 },
+    { "flat", MCA_COLL_SHMCICO_TREE_FLAT, 1, 0 },
+    { "chain", MCA_COLL_SHMCICO_TREE_CHAIN, 1, 0 },
+    { "numa-4-one-node", MCA_COLL_SHMCICO_TREE_NUMA, 4, 0 },
+    { "numa-4-two-nodes-round-robin", MCA_COLL_SHMCICO_TREE_NUMA, 4, 1 },
+    { "numa-2-four-nodes-blocks", MCA_COLL_SHMCICO_TREE_NUMA, 2, 2 },
+    { "numa-5-random-nodes", MCA_COLL_SHMCICO_TREE_NUMA, 5, 3 },
+    { "numa-3-node-per-rank", MCA_COLL_SHMCICO_TREE_NUMA, 3, 4 },
+};
+
+/* synthetic NUMA maps */
+static int32_t numa_of(int layout, int rank, int p)
+{
+    switch (layout) {
+    case 1: return rank % 2;
+    case 2: return (int32_t) ((long) rank * 4 / p) * 10 + 3; /* sparse ids */
+    case 3: return (int32_t) ((rank * 2654435761u) >> 7) % 5;
+    case 4: return rank;
+    default: return 0;
+    }
+}
+
+/* smallest d with 1 + k + ... + k^d >= n (a complete k-ary tree) */
+static int kary_depth(int k, int n)
+{
+    long covered = 1, level = 1;
+    int depth = 0;
+
+    if (k == 1) {
+        return n - 1;
+    }
+    while (covered < n) {
+        level *= k;
+        covered += level;
+        ++depth;
+    }
+    return depth;
+}
+
+/* ceil(log_k(n)) */
+static int log_ceil(int k, int n)
+{
+    long reach = 1;
+    int depth = 0;
+
+    while (reach < n) {
+        reach *= k;
+        ++depth;
+    }
+    return depth;
+}
+
+static int compare_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *) a, y = *(const int32_t *) b;
+
+    return (x > y) - (x < y);
+}
+
+/* size of the largest NUMA node, and the number of nodes */
+static int largest_node(const int32_t *numa, int p, int *nnodes)
+{
+    static int32_t sorted[MAX_P];
+    int best = 0, run = 0;
+
+    memcpy(sorted, numa, p * sizeof(int32_t));
+    qsort(sorted, p, sizeof(int32_t), compare_int32);
+    *nnodes = 0;
+    for (int i = 0; i < p; ++i) {
+        if (0 == i || sorted[i] != sorted[i - 1]) {
+            ++*nnodes;
+            run = 0;
+        }
+        best = ++run > best ? run : best;
+    }
+    return best;
+}
+
+static int depth_bound(const tree_case *c, const int32_t *numa, int p)
+{
+    int nnodes, largest;
+
+    switch (c->type) {
+    case MCA_COLL_SHMCICO_TREE_KARY: return kary_depth(c->degree, p);
+    case MCA_COLL_SHMCICO_TREE_KNOMIAL: return log_ceil(c->degree, p);
+    case MCA_COLL_SHMCICO_TREE_FLAT: return p > 1 ? 1 : 0;
+    case MCA_COLL_SHMCICO_TREE_CHAIN: return p - 1;
+    default:
+        largest = largest_node(numa, p, &nnodes);
+        return kary_depth(c->degree, nnodes) + kary_depth(c->degree, largest);
+    }
+}
+
+/* Breadth-first walk from the root over the children lists: every rank
+ * must be reached exactly once, from the parent it names. */
+static void check_root(const tree_case *c, const mca_coll_shmcico_tree_t *tree,
+                       const int32_t *numa, int p, int root, int bound)
+{
+    static int queue[MAX_P], depth[MAX_P], seen[MAX_P], children[MAX_P];
+    int head = 0, tail = 0, max_depth = 0;
+
+    memset(seen, 0, p * sizeof(int));
+    CHECK(-1 == mca_coll_shmcico_tree_parent(tree, root, root),
+          "%s p=%d: root %d has a parent", c->name, p, root);
+    queue[tail++] = root;
+    seen[root] = 1;
+    depth[root] = 0;
+    while (head < tail) {
+        int rank = queue[head++];
+        int n = mca_coll_shmcico_tree_children(tree, rank, root, children);
+        int other_node_seen_after_local = 0, local_seen = 0;
+
+        for (int i = 0; i < n; ++i) {
+            int child = children[i];
+            if (child < 0 || child >= p || seen[child]) {
+                CHECK(0, "%s p=%d root=%d: rank %d has child %d (out of range "
+                      "or reached twice)", c->name, p, root, rank, child);
+                return;
+            }
+            CHECK(mca_coll_shmcico_tree_parent(tree, child, root) == rank,
+                  "%s p=%d root=%d: child %d of %d names parent %d", c->name,
+                  p, root, child, rank, mca_coll_shmcico_tree_parent(tree, child, root));
+            /* NUMA trees notify other nodes' leaders before local ranks */
+            if (numa[child] == numa[rank]) {
+                local_seen = 1;
+            } else if (local_seen) {
+                other_node_seen_after_local = 1;
+            }
+            seen[child] = 1;
+            depth[child] = depth[rank] + 1;
+            max_depth = depth[child] > max_depth ? depth[child] : max_depth;
+            queue[tail++] = child;
+        }
+        if (MCA_COLL_SHMCICO_TREE_NUMA == c->type) {
+            CHECK(!other_node_seen_after_local,
+                  "%s p=%d root=%d: rank %d notifies a local rank before a "
+                  "NUMA leader", c->name, p, root, rank);
+        }
+    }
+    CHECK(tail == p, "%s p=%d root=%d: %d of %d ranks reachable", c->name, p,
+          root, tail, p);
+    CHECK(max_depth <= bound, "%s p=%d root=%d: depth %d over bound %d",
+          c->name, p, root, max_depth, bound);
+    if (MCA_COLL_SHMCICO_TREE_KARY == c->type
+        || MCA_COLL_SHMCICO_TREE_CHAIN == c->type) {
+        CHECK(max_depth == bound, "%s p=%d root=%d: depth %d, expected %d",
+              c->name, p, root, max_depth, bound);
+    }
+}
+
+static void check_case(const tree_case *c)
+{
+    static int32_t numa[MAX_P];
+
+    for (int p = 1; p <= MAX_P; ++p) {
+        mca_coll_shmcico_tree_t tree;
+        int bound;
+
+        for (int i = 0; i < p; ++i) {
+            numa[i] = numa_of(c->numa_layout, i, p);
+        }
+        if (0 != mca_coll_shmcico_tree_init(&tree, c->type, c->degree, p, numa)) {
+            CHECK(0, "%s p=%d: tree_init failed", c->name, p);
+            continue;
+        }
+        bound = depth_bound(c, numa, p);
+        for (int root = 0; root < p; ++root) {
+            check_root(c, &tree, numa, p, root, bound);
+        }
+        mca_coll_shmcico_tree_fini(&tree);
+    }
+}
+
+static void check_invalid(void)
+{
+    mca_coll_shmcico_tree_t tree;
+
+    CHECK(0 != mca_coll_shmcico_tree_init(&tree, MCA_COLL_SHMCICO_TREE_KNOMIAL, 1, 8, NULL),
+          "knomial of degree 1 accepted");
+    CHECK(0 != mca_coll_shmcico_tree_init(&tree, MCA_COLL_SHMCICO_TREE_KARY, 0, 8, NULL),
+          "degree 0 accepted");
+    CHECK(0 != mca_coll_shmcico_tree_init(&tree, MCA_COLL_SHMCICO_TREE_NUMA, 2, 8, NULL),
+          "numa tree without a NUMA map accepted");
+    CHECK(0 != mca_coll_shmcico_tree_init(&tree, MCA_COLL_SHMCICO_TREE_COUNT, 2, 8, NULL),
+          "unknown tree type accepted");
+    CHECK(0 != mca_coll_shmcico_tree_init(&tree, MCA_COLL_SHMCICO_TREE_FLAT, 2, 0, NULL),
+          "empty communicator accepted");
+    CHECK(NULL == mca_coll_shmcico_tree_name(MCA_COLL_SHMCICO_TREE_COUNT),
+          "name of an unknown tree");
+}
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+        check_case(&cases[i]);
+    }
+    check_invalid();
+    return unit_report("test_tree");
+}
