@@ -1,0 +1,190 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * coll/shmcico: copy-in/copy-out collectives through a NUMA-aware shared
+ * segment per communicator.  This header is the Open MPI glue: the
+ * component, the module, and the entry points of the operations.  The
+ * engine (segment layout, bank protocol, trees, data movements) lives in
+ * coll_shmcico_engine.h and knows nothing of MPI.
+ */
+
+#ifndef MCA_COLL_SHMCICO_EXPORT_H
+#define MCA_COLL_SHMCICO_EXPORT_H
+
+#include "ompi_config.h"
+
+#include "mpi.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/coll.h"
+#include "opal/datatype/opal_convertor.h"
+#include "opal/util/output.h"
+
+#include "coll_shmcico_engine.h"
+#include "coll_shmcico_tree.h"
+
+BEGIN_C_DECLS
+
+/** Operations the component serves; each has its MPI_T counters. */
+typedef enum {
+    MCA_COLL_SHMCICO_OP_BCAST = 0,
+    MCA_COLL_SHMCICO_OP_COUNT
+} mca_coll_shmcico_op_t;
+
+/** Verbosity levels of coll_shmcico_verbose. */
+enum {
+    MCA_COLL_SHMCICO_VERBOSE_WARN = 1,     /**< something did not work */
+    MCA_COLL_SHMCICO_VERBOSE_COMM = 10,    /**< per-communicator decisions */
+    MCA_COLL_SHMCICO_VERBOSE_CALL = 20     /**< per-call fallbacks */
+};
+
+#define MCA_COLL_SHMCICO_VERBOSE(level, ...)                                   \
+    opal_output_verbose((level), mca_coll_shmcico_component.output, __VA_ARGS__)
+
+/** printf format and arguments that name a communicator in messages */
+#define MCA_COLL_SHMCICO_COMM_FMT "coll:shmcico: comm %u (%s) of %d: "
+#define MCA_COLL_SHMCICO_COMM_ARGS(comm)                                      \
+    (comm)->c_contextid, (comm)->c_name, ompi_comm_size(comm)
+
+/** Parameters a communicator's segment is made with (all processes
+ *  must agree on them; they are read once, at segment creation). */
+typedef struct mca_coll_shmcico_params_t {
+    int slots;
+    int banks;
+    size_t fragment_size;
+    int tree;
+    int tree_degree;
+    size_t max_bytes[MCA_COLL_SHMCICO_OP_COUNT];   /**< 0: no limit */
+} mca_coll_shmcico_params_t;
+
+typedef struct mca_coll_shmcico_component_t {
+    mca_coll_base_component_2_0_0_t super;
+
+    int priority;
+    mca_coll_shmcico_params_t params;
+    bool numa;
+    int max_procs;
+    char *backing_dir;
+    bool lazy;
+    int verbose;
+    int output;
+
+    /* MPI_T performance variables: counters of this process */
+    unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
+    unsigned long long fallback[MCA_COLL_SHMCICO_OP_COUNT];
+    unsigned long long segments_created;
+    unsigned long long segments_failed;
+    unsigned long long numa_pages_local;
+    unsigned long long numa_pages_remote;
+} mca_coll_shmcico_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_shmcico_component_t mca_coll_shmcico_component;
+
+/** Where a module's segment stands. */
+typedef enum {
+    MCA_COLL_SHMCICO_SEGMENT_NONE = 0,  /**< not tried yet (lazy) */
+    MCA_COLL_SHMCICO_SEGMENT_READY,
+    MCA_COLL_SHMCICO_SEGMENT_FAILED     /**< every call falls back */
+} mca_coll_shmcico_segment_state_t;
+
+/** The module this component falls back to for one operation. */
+typedef struct mca_coll_shmcico_previous_t {
+    mca_coll_base_module_bcast_fn_t bcast;
+    mca_coll_base_module_t *bcast_module;
+} mca_coll_shmcico_previous_t;
+
+typedef struct mca_coll_shmcico_module_t {
+    mca_coll_base_module_t super;
+
+    mca_coll_shmcico_segment_state_t state;
+    mca_coll_shmcico_params_t params;
+    mca_coll_shmcico_engine_t engine;
+    mca_coll_shmcico_tree_t tree;
+    int *children;                      /**< scratch for tree children */
+    mca_coll_shmcico_previous_t previous;
+} mca_coll_shmcico_module_t;
+
+OBJ_CLASS_DECLARATION(mca_coll_shmcico_module_t);
+
+/* component and module */
+int mca_coll_shmcico_init_query(bool enable_progress_threads,
+                                bool enable_mpi_threads);
+mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *comm,
+                                                    int *priority);
+
+/** Make the communicator's segment (a collective step); the module's
+ *  state says how it went. */
+void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
+                                    struct ompi_communicator_t *comm);
+
+void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module);
+
+/**
+ * Make the segment at first use when the component is lazy; true when
+ * the module can serve calls.
+ */
+static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
+                                          struct ompi_communicator_t *comm)
+{
+    if (OPAL_UNLIKELY(MCA_COLL_SHMCICO_SEGMENT_NONE == module->state)) {
+        mca_coll_shmcico_segment_setup(module, comm);
+    }
+    return MCA_COLL_SHMCICO_SEGMENT_READY == module->state;
+}
+
+/** Add to one of the MPI_T counters (atomically when threads are in
+ *  use). */
+void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n);
+
+/** Name of an operation ("bcast", ...). */
+const char *mca_coll_shmcico_op_name(mca_coll_shmcico_op_t op);
+
+/** Count a call handed to the previous component and say why (verbose
+ *  level MCA_COLL_SHMCICO_VERBOSE_CALL). */
+void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
+                               struct ompi_communicator_t *comm,
+                               const char *why);
+
+/** Whether bytes are over the communicator's limit for op. */
+static inline bool mca_coll_shmcico_over_limit(const mca_coll_shmcico_module_t *module,
+                                               mca_coll_shmcico_op_t op,
+                                               size_t bytes)
+{
+    size_t limit = module->params.max_bytes[op];
+
+    return 0 != limit && bytes > limit;
+}
+
+/* datatype streams */
+
+/** A stream over count elements of dtype at buf (see the engine). */
+typedef struct mca_coll_shmcico_dstream_t {
+    mca_coll_shmcico_stream_t stream;
+    opal_convertor_t convertor;
+    bool uses_convertor;
+} mca_coll_shmcico_dstream_t;
+
+void mca_coll_shmcico_dstream_init(mca_coll_shmcico_dstream_t *dstream,
+                                   const void *buf, size_t count,
+                                   struct ompi_datatype_t *dtype, bool sending);
+void mca_coll_shmcico_dstream_fini(mca_coll_shmcico_dstream_t *dstream);
+
+/* operations */
+int mca_coll_shmcico_bcast_intra(void *buff, int count,
+                                 struct ompi_datatype_t *datatype, int root,
+                                 struct ompi_communicator_t *comm,
+                                 mca_coll_base_module_t *module);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_SHMCICO_EXPORT_H */

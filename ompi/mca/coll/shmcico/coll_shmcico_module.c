@@ -1,0 +1,152 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The module: which communicators the component serves, and the modules
+ * it falls back to.
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/group/group.h"
+#include "ompi/mca/coll/base/base.h"
+
+#include "coll_shmcico.h"
+
+static int shmcico_module_enable(mca_coll_base_module_t *module,
+                                 struct ompi_communicator_t *comm);
+static int shmcico_module_disable(mca_coll_base_module_t *module,
+                                  struct ompi_communicator_t *comm);
+
+static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
+{
+    module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
+    module->children = NULL;
+    memset(&module->previous, 0, sizeof(module->previous));
+    memset(&module->engine, 0, sizeof(module->engine));
+    memset(&module->tree, 0, sizeof(module->tree));
+}
+
+static void release_previous(mca_coll_shmcico_module_t *module)
+{
+    if (NULL != module->previous.bcast_module) {
+        OBJ_RELEASE(module->previous.bcast_module);
+    }
+    memset(&module->previous, 0, sizeof(module->previous));
+}
+
+static void shmcico_module_destruct(mca_coll_shmcico_module_t *module)
+{
+    mca_coll_shmcico_segment_release(module);
+    release_previous(module);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_shmcico_module_t, mca_coll_base_module_t,
+                   shmcico_module_construct, shmcico_module_destruct);
+
+int mca_coll_shmcico_init_query(bool enable_progress_threads,
+                                bool enable_mpi_threads)
+{
+    (void) enable_progress_threads;
+    (void) enable_mpi_threads;
+    return OMPI_SUCCESS;
+}
+
+/* why the component does not serve comm, or NULL when it does */
+static const char *decline_reason(struct ompi_communicator_t *comm)
+{
+    if (mca_coll_shmcico_component.priority < 0) {
+        return "priority is negative";
+    }
+    if (OMPI_COMM_IS_INTER(comm)) {
+        return "intercommunicator";
+    }
+    if (ompi_comm_size(comm) < 2) {
+        return "fewer than 2 processes";
+    }
+    if (ompi_comm_size(comm) > mca_coll_shmcico_component.max_procs) {
+        return "more processes than coll_shmcico_max_procs";
+    }
+    if (ompi_group_have_remote_peers(comm->c_local_group)) {
+        return "processes on other nodes";
+    }
+    return NULL;
+}
+
+mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *comm,
+                                                    int *priority)
+{
+    mca_coll_shmcico_module_t *module;
+    const char *reason = decline_reason(comm);
+
+    if (NULL != reason) {
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                                 MCA_COLL_SHMCICO_COMM_FMT "declined: %s",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(comm), reason);
+        return NULL;
+    }
+    module = OBJ_NEW(mca_coll_shmcico_module_t);
+    if (NULL == module) {
+        return NULL;
+    }
+    *priority = mca_coll_shmcico_component.priority;
+    module->super.coll_module_enable = shmcico_module_enable;
+    module->super.coll_module_disable = shmcico_module_disable;
+    module->super.coll_bcast = mca_coll_shmcico_bcast_intra;
+    return &module->super;
+}
+
+/* Keep the function and module that served an operation before us. */
+#define SAVE_PREVIOUS(module, comm, op)                                      \
+    do {                                                                      \
+        (module)->previous.op = (comm)->c_coll->coll_##op;                    \
+        (module)->previous.op##_module = (comm)->c_coll->coll_##op##_module;  \
+        if (NULL == (module)->previous.op                                     \
+            || NULL == (module)->previous.op##_module) {                      \
+            missing = #op;                                                    \
+        } else {                                                              \
+            OBJ_RETAIN((module)->previous.op##_module);                       \
+        }                                                                     \
+    } while (0)
+
+static int shmcico_module_enable(mca_coll_base_module_t *super,
+                                 struct ompi_communicator_t *comm)
+{
+    mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
+    const char *missing = NULL;
+
+    SAVE_PREVIOUS(module, comm, bcast);
+    if (NULL != missing) {
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                                 MCA_COLL_SHMCICO_COMM_FMT "declined: no previous "
+                                 "component provides %s to fall back to",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(comm), missing);
+        release_previous(module);
+        return OMPI_ERROR;
+    }
+    module->params = mca_coll_shmcico_component.params;
+    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                             MCA_COLL_SHMCICO_COMM_FMT "enabled, segment made %s",
+                             MCA_COLL_SHMCICO_COMM_ARGS(comm),
+                             mca_coll_shmcico_component.lazy ? "at first use" : "now");
+    if (!mca_coll_shmcico_component.lazy) {
+        mca_coll_shmcico_segment_setup(module, comm);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int shmcico_module_disable(mca_coll_base_module_t *super,
+                                  struct ompi_communicator_t *comm)
+{
+    (void) comm;
+    release_previous((mca_coll_shmcico_module_t *) super);
+    return OMPI_SUCCESS;
+}

@@ -1,0 +1,421 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Creation of a communicator's segment: a collective step over the PML.
+ *
+ *   1. hello    every rank -> 0   its NUMA node
+ *   2. offer    0 -> every rank   status, file name and identity, layout
+ *                                 parameters (rank 0's are the ones used)
+ *   3. report   every rank -> 0   status of its attach and NUMA check
+ *   4. verdict  0 -> every rank   0 only if everyone succeeded
+ *
+ * Rank 0 creates the backing file, places every process's block on that
+ * process's NUMA node, reserves all pages (so touching them can never
+ * raise SIGBUS) and formats the segment before the offer; it unlinks the
+ * file before the verdict, whatever happened, so no file survives the
+ * setup.  Every rank goes through all four steps even after a failure,
+ * so a failure anywhere makes the whole communicator fall back without a
+ * hang.
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ompi/mca/coll/base/coll_tags.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/mca/rte/rte.h"
+#include "opal/runtime/opal_progress.h"
+
+#include "coll_shmcico.h"
+#include "coll_shmcico_shm.h"
+
+/* The setup runs inside a blocking collective call of this component,
+ * and blocking collectives on a communicator never overlap, so reusing
+ * the barrier tag cannot mix these messages with another operation's:
+ * MPI's non-overtaking order keeps them apart. */
+#define SETUP_TAG MCA_COLL_BASE_TAG_BARRIER
+
+/* rank 0's answer to the hellos */
+typedef struct setup_offer_t {
+    int32_t status;                     /* 0 or errno at rank 0 */
+    int32_t slots;
+    int32_t banks;
+    int32_t tree;
+    int32_t tree_degree;
+    uint64_t fragment_size;
+    mca_coll_shmcico_file_id_t id;
+    char path[MCA_COLL_SHMCICO_PATH_MAX];
+} setup_offer_t;
+
+/* every rank's account of its attach */
+typedef struct setup_report_t {
+    int32_t status;                     /* 0 or errno */
+    int32_t bound;                      /* bound inside one NUMA node */
+    uint64_t pages;                     /* pages of its block checked */
+    uint64_t pages_local;               /* of them on its NUMA node */
+} setup_report_t;
+
+/* what one process holds while setting up */
+typedef struct setup_t {
+    struct ompi_communicator_t *comm;
+    mca_coll_shmcico_module_t *module;
+    int rank;
+    int size;
+    mca_coll_shmcico_numa_info_t where;
+    mca_coll_shmcico_layout_t layout;
+    void *base;
+    setup_offer_t offer;
+    setup_report_t report;
+} setup_t;
+
+static void progress(void)
+{
+    (void) opal_progress();
+}
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                             */
+
+static int send_to(setup_t *s, const void *buf, size_t len, int dest)
+{
+    return MCA_PML_CALL(send((void *) buf, (int) len, MPI_BYTE, dest, SETUP_TAG,
+                             MCA_PML_BASE_SEND_STANDARD, s->comm));
+}
+
+static int recv_from(setup_t *s, void *buf, size_t len, int source)
+{
+    return MCA_PML_CALL(recv(buf, (int) len, MPI_BYTE, source, SETUP_TAG,
+                             s->comm, MPI_STATUS_IGNORE));
+}
+
+/* ------------------------------------------------------------------ */
+/* Rank 0                                                               */
+
+static void place_blocks(setup_t *s, const int32_t *numa)
+{
+    mca_coll_shmcico_view_t view;
+
+    if (!mca_coll_shmcico_component.numa || !mca_coll_shmcico_numa_can_place()) {
+        return;
+    }
+    view.base = s->base;
+    view.layout = s->layout;
+    (void) mca_coll_shmcico_numa_place(s->base, s->layout.procs_offset, numa[0]);
+    for (int i = 0; i < s->size; ++i) {
+        (void) mca_coll_shmcico_numa_place(mca_coll_shmcico_proc_block(&view, i),
+                                           s->layout.proc_stride, numa[i]);
+    }
+}
+
+/* create, place, reserve and format the segment; 0 or errno */
+static int create_segment(setup_t *s, const int32_t *numa)
+{
+    setup_offer_t *o = &s->offer;
+    int fd, err;
+
+    err = mca_coll_shmcico_shm_create(mca_coll_shmcico_component.backing_dir,
+                                      s->layout.segment_size, o->path,
+                                      sizeof(o->path), &fd, &o->id);
+    if (0 != err) {
+        o->path[0] = '\0';
+        return err;
+    }
+    s->base = mca_coll_shmcico_shm_map(fd, s->layout.segment_size);
+    if (NULL == s->base) {
+        err = errno;
+    } else {
+        place_blocks(s, numa);
+        err = mca_coll_shmcico_shm_reserve(fd, s->layout.segment_size);
+    }
+    (void) close(fd);
+    if (0 == err) {
+        mca_coll_shmcico_segment_format(s->base, &s->layout, numa);
+    }
+    return err;
+}
+
+static void fill_offer(setup_t *s)
+{
+    const mca_coll_shmcico_params_t *p = &s->module->params;
+
+    memset(&s->offer, 0, sizeof(s->offer));
+    s->offer.slots = p->slots;
+    s->offer.banks = p->banks;
+    s->offer.tree = p->tree;
+    s->offer.tree_degree = p->tree_degree;
+    s->offer.fragment_size = p->fragment_size;
+}
+
+static int layout_from_offer(setup_t *s)
+{
+    return mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
+                                         (uint32_t) s->size,
+                                         (uint32_t) s->offer.slots,
+                                         (uint32_t) s->offer.banks,
+                                         (size_t) s->offer.fragment_size)
+        ? EINVAL : 0;
+}
+
+static int offer_segment(setup_t *s)
+{
+    int32_t *numa = malloc(s->size * sizeof(int32_t));
+    int err = NULL == numa ? ENOMEM : 0;
+
+    for (int i = 1; i < s->size; ++i) {
+        int32_t node = -1;
+        if (OMPI_SUCCESS != recv_from(s, &node, sizeof(node), i)) {
+            err = EIO;
+        }
+        if (NULL != numa) {
+            numa[i] = node;
+        }
+    }
+    fill_offer(s);
+    if (0 == err) {
+        numa[0] = s->where.node;
+        err = layout_from_offer(s);
+    }
+    if (0 == err) {
+        err = create_segment(s, numa);
+    }
+    free(numa);
+    s->offer.status = err;
+    for (int i = 1; i < s->size; ++i) {
+        (void) send_to(s, &s->offer, sizeof(s->offer), i);
+    }
+    return err;
+}
+
+static void print_placement(setup_t *s, uint64_t pages, uint64_t local,
+                            int bound)
+{
+    if (!mca_coll_shmcico_numa_can_place()) {
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                                 MCA_COLL_SHMCICO_COMM_FMT "NUMA placement not "
+                                 "available (%s): queues are where rank 0 "
+                                 "allocated them",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
+                                 COLL_SHMCICO_HAVE_LIBNUMA ? "kernel without NUMA policies"
+                                                           : "built without libnuma");
+        return;
+    }
+    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                             MCA_COLL_SHMCICO_COMM_FMT "NUMA placement %s: "
+                             "%llu of %llu queue pages on their owner's node "
+                             "(move_pages), %d of %d processes bound inside "
+                             "one NUMA node",
+                             MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
+                             mca_coll_shmcico_component.numa ? "on" : "off",
+                             (unsigned long long) local,
+                             (unsigned long long) pages, bound, s->size);
+}
+
+/* collect the reports, unlink the file, decide */
+static int32_t judge(setup_t *s)
+{
+    uint64_t pages = s->report.pages, local = s->report.pages_local;
+    int bound = s->report.bound;
+    int32_t verdict = s->report.status;
+
+    for (int i = 1; i < s->size; ++i) {
+        setup_report_t r = { .status = EIO };
+        if (OMPI_SUCCESS != recv_from(s, &r, sizeof(r), i)) {
+            r.status = EIO;
+        }
+        if (0 == verdict) {
+            verdict = r.status;
+        }
+        pages += r.pages;
+        local += r.pages_local;
+        bound += r.bound;
+    }
+    if ('\0' != s->offer.path[0]) {
+        (void) unlink(s->offer.path);
+    }
+    if (0 == verdict
+        && atomic_load(&((mca_coll_shmcico_header_t *) s->base)->attached)
+           != (uint32_t) s->size) {
+        verdict = EPROTO;
+    }
+    if (0 == verdict) {
+        print_placement(s, pages, local, bound);
+    }
+    return verdict;
+}
+
+/* ------------------------------------------------------------------ */
+/* Every rank                                                           */
+
+static int attach_segment(setup_t *s)
+{
+    int fd, err;
+
+    if (0 != (err = layout_from_offer(s))
+        || 0 != (err = mca_coll_shmcico_shm_open(s->offer.path, &s->offer.id, &fd))) {
+        return err;
+    }
+    s->base = mca_coll_shmcico_shm_map(fd, s->layout.segment_size);
+    err = NULL == s->base ? errno : 0;
+    (void) close(fd);
+    return err;
+}
+
+/* the engine, tree and scratch space of this process */
+static int build_local_state(setup_t *s)
+{
+    mca_coll_shmcico_module_t *m = s->module;
+    mca_coll_shmcico_engine_t *e = &m->engine;
+
+    if (0 != mca_coll_shmcico_view_init(&e->view, s->base, &s->layout)) {
+        return EPROTO;
+    }
+    e->rank = s->rank;
+    e->nprocs = s->size;
+    e->op = 0;
+    e->waiter.progress = progress;
+    e->waiter.spins_per_progress = 64;
+    e->waiter.yield = opal_progress_yield_when_idle
+        || ompi_process_info.num_local_peers + 1 > s->where.cpus;
+    m->params.slots = s->offer.slots;
+    m->params.banks = s->offer.banks;
+    m->params.fragment_size = s->offer.fragment_size;
+    m->params.tree = s->offer.tree;
+    m->params.tree_degree = s->offer.tree_degree;
+    m->children = malloc(s->size * sizeof(int));
+    if (NULL == m->children
+        || 0 != mca_coll_shmcico_tree_init(&m->tree, m->params.tree,
+                                           m->params.tree_degree, s->size,
+                                           e->view.numa)) {
+        return ENOMEM;
+    }
+    atomic_fetch_add(&e->view.header->attached, 1);
+    return 0;
+}
+
+static void check_placement(setup_t *s)
+{
+    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    mca_coll_shmcico_view_t *view = &s->module->engine.view;
+    size_t pages = 0, local = 0;
+
+    s->report.bound = s->where.bound;
+    if (0 != mca_coll_shmcico_numa_check(mca_coll_shmcico_proc_block(view, s->rank),
+                                         s->layout.proc_stride, s->where.node,
+                                         &pages, &local)) {
+        return;
+    }
+    s->report.pages = pages;
+    s->report.pages_local = local;
+    mca_coll_shmcico_count(&c->numa_pages_local, local);
+    mca_coll_shmcico_count(&c->numa_pages_remote, pages - local);
+    if (local != pages && c->numa) {
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
+                                 MCA_COLL_SHMCICO_COMM_FMT "rank %d: only %zu of "
+                                 "%zu queue pages on its NUMA node %d",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(s->comm), s->rank,
+                                 local, pages, s->where.node);
+    }
+}
+
+static void attach_and_report(setup_t *s)
+{
+    int err = s->offer.status;
+
+    if (0 == err && 0 != s->rank) {
+        err = attach_segment(s);
+    }
+    if (0 == err) {
+        err = build_local_state(s);
+    }
+    if (0 == err) {
+        check_placement(s);
+    }
+    s->report.status = err;
+    if (0 != s->rank) {
+        (void) send_to(s, &s->report, sizeof(s->report), 0);
+    }
+}
+
+static void finish(setup_t *s, int32_t verdict)
+{
+    mca_coll_shmcico_module_t *m = s->module;
+
+    if (0 == verdict) {
+        m->state = MCA_COLL_SHMCICO_SEGMENT_READY;
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_created, 1);
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                                 MCA_COLL_SHMCICO_COMM_FMT "segment of %zu bytes "
+                                 "(s=%d f=%zu w=%d, tree %s/%d), rank %d on "
+                                 "NUMA node %d",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
+                                 s->layout.segment_size, m->params.slots,
+                                 m->params.fragment_size, m->params.banks,
+                                 mca_coll_shmcico_tree_name(m->params.tree),
+                                 m->params.tree_degree, s->rank, s->where.node);
+        return;
+    }
+    m->engine.view.base = s->base;
+    m->engine.view.layout = s->layout;
+    mca_coll_shmcico_segment_release(m);
+    m->state = MCA_COLL_SHMCICO_SEGMENT_FAILED;
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_failed, 1);
+    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
+                             MCA_COLL_SHMCICO_COMM_FMT "no shared segment (%s%s%s), "
+                             "every call falls back to the previous component",
+                             MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
+                             strerror(verdict),
+                             0 == s->rank ? " in " : "",
+                             0 == s->rank ? mca_coll_shmcico_component.backing_dir : "");
+}
+
+void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
+                                    struct ompi_communicator_t *comm)
+{
+    setup_t s = { .comm = comm, .module = module,
+                  .rank = ompi_comm_rank(comm), .size = ompi_comm_size(comm) };
+    int32_t verdict = EIO;
+
+    mca_coll_shmcico_numa_query(&s.where);
+    if (0 == s.rank) {
+        (void) offer_segment(&s);
+    } else {
+        int32_t node = s.where.node;
+        (void) send_to(&s, &node, sizeof(node), 0);
+        s.offer.status = EIO;
+        (void) recv_from(&s, &s.offer, sizeof(s.offer), 0);
+        s.offer.path[sizeof(s.offer.path) - 1] = '\0';
+    }
+    attach_and_report(&s);
+    if (0 == s.rank) {
+        verdict = judge(&s);
+        for (int i = 1; i < s.size; ++i) {
+            (void) send_to(&s, &verdict, sizeof(verdict), i);
+        }
+    } else {
+        (void) recv_from(&s, &verdict, sizeof(verdict), 0);
+    }
+    finish(&s, verdict);
+}
+
+void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
+{
+    mca_coll_shmcico_view_t *view = &module->engine.view;
+
+    mca_coll_shmcico_tree_fini(&module->tree);
+    free(module->children);
+    module->children = NULL;
+    mca_coll_shmcico_shm_unmap(view->base, view->layout.segment_size);
+    memset(&module->engine, 0, sizeof(module->engine));
+    module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
+}
