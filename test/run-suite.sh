@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# The test suite of coll/shmcico, run by "make check" in the build's test
+# directory (the variables below come from the Makefile).  Each case is
+# one program run with a time limit; a case passes when the program exits
+# 0 and says so, and when the extra checks named with it hold.  The last
+# line is "N passed, N failed".
+#
+# The freshly built component is loaded through mca_base_component_path
+# (Open MPI's own directory first), so nothing needs to be installed.
+# Every segment goes to a private backing directory that must be empty at
+# the end.
+
+set -u
+
+: "${MPIRUN:?}" "${OMPI_INFO:?}" "${OMPI_PKGLIBDIR:?}" "${COMPONENT_DIR:?}"
+: "${ABI_COMPONENT_DIR:?}"
+
+export OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$COMPONENT_DIR"
+if [ "$(id -u)" = 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+if [ -e "$OMPI_PKGLIBDIR/mca_coll_shmcico.so" ]; then
+    echo "note: a coll/shmcico is also installed in $OMPI_PKGLIBDIR;" \
+         "the suite may load that one instead of the build's"
+fi
+
+results=$PWD/results
+rm -rf "$results"
+mkdir -p "$results"
+suite_shm=$(mktemp -d /dev/shm/shmcico-suite.XXXXXX)
+export OMPI_MCA_coll_shmcico_backing_dir="$suite_shm"
+shm_before=$(ls -1 /dev/shm | grep -c '^shmcico-[0-9a-f]*$')
+
+passed=0
+failed=0
+failed_names=()
+suite_start=$(date +%s)
+
+# run_case NAME SECONDS [--expect REGEX]... [--reject REGEX]... -- COMMAND...
+# Passes when COMMAND exits 0, prints "OK" or "0 failed", and its output
+# matches every --expect and no --reject.
+run_case() {
+    local name=$1 limit=$2 log="$results/$1.log" start end status verdict=PASS
+    local expects=() rejects=()
+    shift 2
+    while [ "$1" != -- ]; do
+        case $1 in
+            --expect) expects+=("$2") ;;
+            --reject) rejects+=("$2") ;;
+        esac
+        shift 2
+    done
+    shift
+    start=$(date +%s%N)
+    timeout -k 10 "$limit" bash -c '"$@"' run_case "$@" >"$log" 2>&1
+    status=$?
+    if [ $status -ne 0 ]; then
+        verdict=FAIL
+        echo "exit status $status (124: over the ${limit}s limit)" >>"$log"
+    fi
+    grep -q -E ': OK|, 0 failed' "$log" || verdict=FAIL
+    for re in "${expects[@]+"${expects[@]}"}"; do
+        grep -q -E -- "$re" "$log" || { verdict=FAIL; echo "missing: $re" >>"$log"; }
+    done
+    for re in "${rejects[@]+"${rejects[@]}"}"; do
+        ! grep -q -E -- "$re" "$log" || { verdict=FAIL; echo "unexpected: $re" >>"$log"; }
+    done
+    end=$(date +%s%N)
+    printf '%-4s %-44s %6ss\n' "$verdict" "$name" \
+        "$(( (end - start) / 1000000000 )).$(( (end - start) / 100000000 % 10 ))"
+    if [ $verdict = PASS ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        failed_names+=("$name")
+        sed -e 's/^/    | /' "$log" | tail -n 25
+    fi
+}
+
+# mpi NP [MCA-NAME VALUE]... -- PROGRAM ARGS...
+mpi() {
+    local np=$1 args=()
+    shift
+    while [ "$1" != -- ]; do
+        args+=(--mca "coll_shmcico_$1" "$2")
+        shift 2
+    done
+    shift
+    "$MPIRUN" --oversubscribe -np "$np" "${args[@]+"${args[@]}"}" "$@"
+}
+export -f mpi
+export MPIRUN
+
+# A case that states a fact without running a program.
+fact() {
+    local name=$1
+    shift
+    run_case "$name" 10 -- bash -c "if $*; then echo 'fact: OK'; fi"
+}
+
+echo "== unit tests of the engine (no MPI)"
+run_case unit-tree 300 -- unit/test_tree
+run_case unit-layout 60 -- unit/test_layout
+run_case unit-engine 300 -- unit/test_engine
+run_case unit-shm 60 -- unit/test_shm
+
+echo "== loading and parameters"
+run_case ompi-info-parameters 60 \
+    --expect 'coll_shmcico_priority" \(current value: "40"' \
+    --expect 'coll_shmcico_slots" \(current value: "8"' \
+    --expect 'coll_shmcico_fragment_size" \(current value: "8192"' \
+    --expect 'coll_shmcico_banks" \(current value: "2"' \
+    --expect 'coll_shmcico_tree" ' --expect 'coll_shmcico_tree_degree"' \
+    --expect 'coll_shmcico_numa"' --expect 'coll_shmcico_bcast_max_bytes"' \
+    --expect 'coll_shmcico_max_procs"' \
+    --expect 'coll_shmcico_backing_dir" \(current value: "' \
+    --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
+    -- bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
+run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used
+run_case selected-by-name 120 -- mpi 2 -- --mca coll shmcico,tuned,basic,self,libnbc mpi/test_plain used
+run_case disabled-by-priority 120 -- mpi 2 priority -1 -- mpi/test_plain unused
+run_case abi-mismatch-refused 120 \
+    --expect 'built for Open MPI 4\.99 but runs in "Open MPI v4\.1' \
+    -- env OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$ABI_COMPONENT_DIR" \
+       "$MPIRUN" --oversubscribe -np 2 mpi/test_plain absent
+run_case invalid-parameters-corrected 120 \
+    --expect 'invalid coll_shmcico_slots \(not a multiple of banks\) 7, using 8' \
+    --expect 'invalid coll_shmcico_fragment_size 100, using 128' \
+    --expect 'invalid coll_shmcico_tree_degree 0, using 4' \
+    -- mpi 3 slots 7 banks 2 fragment_size 100 tree_degree 0 -- mpi/test_bcast_stress 500
+
+echo "== Bcast"
+run_case bcast-np2 300 -- mpi 2 -- mpi/test_bcast
+for np in 3 4 7; do
+    for tree in kary knomial flat chain numa; do
+        run_case "bcast-np$np-$tree" 600 -- mpi $np tree $tree -- mpi/test_bcast
+    done
+done
+run_case bcast-np5-binary 600 -- mpi 5 tree kary tree_degree 2 -- mpi/test_bcast
+run_case bcast-np4-s4-w2-f4096 600 -- mpi 4 slots 4 banks 2 fragment_size 4096 -- mpi/test_bcast
+run_case bcast-np3-s12-w3-f12288 600 -- mpi 3 slots 12 banks 3 fragment_size 12288 -- mpi/test_bcast
+run_case bcast-np5-s1-w1-f64 600 -- mpi 5 slots 1 banks 1 fragment_size 64 -- mpi/test_bcast --no-huge
+run_case bcast-np3-eager 300 -- mpi 3 lazy 0 -- mpi/test_bcast
+for np in 2 4 7; do
+    run_case "bcast-stress-np$np" 600 -- mpi $np -- mpi/test_bcast_stress 3000
+done
+
+echo "== fallback"
+run_case fallback-over-limit 300 -- mpi 3 bcast_max_bytes 1000 -- mpi/test_fallback limit
+run_case fallback-intercomm 300 --expect 'declined: intercommunicator' \
+    -- mpi 4 verbose 10 -- mpi/test_fallback intercomm
+run_case fallback-no-segment 300 \
+    --expect 'no shared segment \(No such file or directory in /nonexistent' \
+    -- mpi 3 backing_dir /nonexistent verbose 1 -- mpi/test_fallback nosegment
+
+echo "== diagnostics"
+run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
+    --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \
+    -- mpi 2 verbose 10 -- mpi/test_bcast_stress 100
+run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_bcast_stress 100
+
+echo "== leftovers"
+fact no-file-left-in-backing-dir "[ -z \"\$(ls -A '$suite_shm')\" ]"
+fact no-file-left-in-dev-shm \
+    "[ \"\$(ls -1 /dev/shm | grep -c '^shmcico-[0-9a-f]*\$')\" = $shm_before ]"
+rmdir "$suite_shm" 2>/dev/null
+
+echo "suite took $(( $(date +%s) - suite_start ))s; logs in $results"
+if [ $failed -gt 0 ]; then
+    echo "failed: ${failed_names[*]}"
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
