@@ -1,0 +1,1018 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * shmcico-bench: options, and the measurement of each (operation, size)
+ * point in stages (see bench.h for the method).
+ *
+ * A point: check the data of one call per component, estimate the slot
+ * length b from a few back-to-back calls, then run stages of launches at
+ * scheduled times, the components' launches interleaved slot by slot.
+ * After each stage rank 0 gets the largest lateness and end time of
+ * every launch (outside the timed region), keeps the valid launches, and
+ * decides: more launches, a longer slot, or stop.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define MIN_SLOT_SECONDS 20e-6
+#define ESTIMATE_WARMUP_CALLS 2
+#define ESTIMATE_CALLS 5
+#define STAGE_SECONDS 0.002         /* stage length aimed at */
+#define STAGE_MIN_LAUNCHES 4        /* per component */
+#define STAGE_MAX_LAUNCHES 100
+#define LEAD_SECONDS 500e-6         /* from the plan's broadcast to its start */
+#define MAX_INVALID_FRACTION 0.2
+#define MAX_OVERRUN_FRACTION 0.1    /* of the launches that started on time */
+
+static int bench_rank;
+
+/* ---------------------------------------------------------------- */
+/* options */
+
+enum {
+    OPT_OPS = 256, OPT_COMPONENTS, OPT_SIZES, OPT_MIN_SIZE, OPT_MAX_SIZE,
+    OPT_SYNC, OPT_SYNC_ROUNDS, OPT_TIMER, OPT_LATE_NS, OPT_TRIM,
+    OPT_REL_ERROR, OPT_MIN_LAUNCHES, OPT_MAX_LAUNCHES, OPT_MAX_SECONDS,
+    OPT_CACHE, OPT_ROOT, OPT_COUNTS, OPT_WAIT_NS, OPT_CSV, OPT_QUIET,
+    OPT_HELP = 'h'
+};
+
+static const struct option long_options[] = {
+    { "ops", required_argument, NULL, OPT_OPS },
+    { "components", required_argument, NULL, OPT_COMPONENTS },
+    { "sizes", required_argument, NULL, OPT_SIZES },
+    { "min-size", required_argument, NULL, OPT_MIN_SIZE },
+    { "max-size", required_argument, NULL, OPT_MAX_SIZE },
+    { "sync", required_argument, NULL, OPT_SYNC },
+    { "sync-rounds", required_argument, NULL, OPT_SYNC_ROUNDS },
+    { "timer", required_argument, NULL, OPT_TIMER },
+    { "late-ns", required_argument, NULL, OPT_LATE_NS },
+    { "trim", required_argument, NULL, OPT_TRIM },
+    { "rel-error", required_argument, NULL, OPT_REL_ERROR },
+    { "min-launches", required_argument, NULL, OPT_MIN_LAUNCHES },
+    { "max-launches", required_argument, NULL, OPT_MAX_LAUNCHES },
+    { "max-seconds", required_argument, NULL, OPT_MAX_SECONDS },
+    { "cache", required_argument, NULL, OPT_CACHE },
+    { "root", required_argument, NULL, OPT_ROOT },
+    { "counts", required_argument, NULL, OPT_COUNTS },
+    { "wait-ns", required_argument, NULL, OPT_WAIT_NS },
+    { "csv", required_argument, NULL, OPT_CSV },
+    { "quiet", no_argument, NULL, OPT_QUIET },
+    { "help", no_argument, NULL, OPT_HELP },
+    { NULL, 0, NULL, 0 }
+};
+
+static void print_help(void)
+{
+    printf(
+"Usage: mpirun -np P shmcico-bench [OPTION]...\n"
+"\n"
+"Times MPI collectives with synchronised starts (the MPIPerf method) and\n"
+"compares coll components side by side in one run: one communicator per\n"
+"component (MPI_Comm_dup_with_info with ompi_comm_coll_preference), their\n"
+"launches interleaved.  A launch starts on every rank at the same global\n"
+"time (clock offsets estimated by ping-pong), counts when every rank starts\n"
+"on time and ends inside its slot, and takes the largest end time over the\n"
+"ranks.  The first stage of each point is a warm-up.  Times are in us.\n"
+"\n"
+"What to measure:\n"
+"  --ops LIST          operations, comma separated (default all): bcast,\n"
+"                      scatter, scatterv, gather, gatherv, allgather,\n"
+"                      allgatherv, and the self-checks null (every rank\n"
+"                      returns at once: expect ~0) and waitup (rank r waits\n"
+"                      (r+1)*D: expect P*D); 'all' names all of them\n"
+"  --components LIST   coll components (default shmcico,tuned): the first is\n"
+"                      measured, the others are baselines, each on its own\n"
+"                      communicator (preference 'NAME,^FIRST', so that the\n"
+"                      measured component never serves a baseline)\n"
+"  --sizes LIST        message sizes m in bytes, K/M/G suffixes allowed\n"
+"                      (default powers of two from 8 to 4M); bcast moves m\n"
+"                      bytes in all, scatter, gather, allgather m bytes per\n"
+"                      process block\n"
+"  --min-size N        first size of the default series N, 2N, 4N, ...\n"
+"                      (default 8)\n"
+"  --max-size N        largest size of that series (default 4M)\n"
+"  --counts MODE       counts of the v-variants: uniform (m each, default) or\n"
+"                      irregular[:SEED] (drawn in [0, 2m], the same on all\n"
+"                      ranks; default seed 1); displacements packed\n"
+"  --root R            root of the rooted operations: a rank (default 0) or\n"
+"                      'shift' (launch i uses root i %% P, alike for all\n"
+"                      components)\n"
+"  --cache MODE        cold (default: a fresh buffer region every launch,\n"
+"                      cycling through >= 4 launches and >= 64 MiB) or warm\n"
+"                      (the same buffers every launch)\n"
+"  --wait-ns D         D of the waitup pattern (default 2000)\n"
+"\n"
+"How to measure:\n"
+"  --timer T           wtime (MPI_Wtime, default) or tsc (rdtsc calibrated\n"
+"                      against CLOCK_MONOTONIC; x86-64 only)\n"
+"  --sync METHOD       clock offsets: linear (rank 0 ping-pongs with each rank,\n"
+"                      default) or ring (rank i with rank i-1, offsets add up)\n"
+"  --sync-rounds K     ping-pongs per link, the fastest one counts (default 100)\n"
+"  --late-ns N         a launch is valid when every rank starts within N ns\n"
+"                      of the schedule (default 500)\n"
+"  --trim G            percent of extreme times dropped, half at each end\n"
+"                      (default 10)\n"
+"  --rel-error X       stop a point at this relative standard error\n"
+"                      (default 0.02) ...\n"
+"  --min-launches N    ... once each component has N valid launches\n"
+"                      (default 30)\n"
+"  --max-launches N    stop a point at N launches per component (default 2000)\n"
+"  --max-seconds S     stop a point after S seconds (default 3)\n"
+"\n"
+"Output:\n"
+"  --csv FILE          also write one row per (op, size, component) to FILE\n"
+"  --quiet             no progress lines on stderr\n"
+"  -h, --help          this text\n"
+"\n"
+"The table gives, per operation and size, each component's mean +- half the\n"
+"95%% confidence interval, the ratio measured/baseline, the valid launches,\n"
+"and for coll/shmcico how many calls it served itself (MPI_T counters\n"
+"coll_shmcico_<op>_served; n/a when the counter does not exist).\n");
+}
+
+static bool fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (0 == bench_rank) {
+        fprintf(stderr, "shmcico-bench: ");
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, " (see --help)\n");
+    }
+    return false;
+}
+
+static bool parse_size(const char *option, const char *text, size_t *bytes)
+{
+    char *end;
+    unsigned long long value;
+    int shift = 0;
+
+    errno = 0;
+    value = strtoull(text, &end, 10);
+    switch (toupper((unsigned char) *end)) {
+    case 'K': shift = 10; ++end; break;
+    case 'M': shift = 20; ++end; break;
+    case 'G': shift = 30; ++end; break;
+    }
+    if (end == text || !isdigit((unsigned char) text[0]) || 0 != errno
+        || ('\0' != *end && 0 != strcmp(end, "B")) || 0 == value
+        || value > (unsigned long long) (INT_MAX >> shift)) {
+        return fail("%s: '%s' is not a size from 1 to 2G-1 bytes (K, M, G allowed)",
+                    option, text);
+    }
+    *bytes = (size_t) value << shift;
+    return true;
+}
+
+static bool parse_long(const char *option, const char *text, long min, long max,
+                       long *value)
+{
+    char *end;
+
+    errno = 0;
+    *value = strtol(text, &end, 10);
+    if (end == text || '\0' != *end || 0 != errno || *value < min || *value > max) {
+        return fail("%s: '%s' is not an integer from %ld to %ld", option, text,
+                    min, max);
+    }
+    return true;
+}
+
+static bool parse_int(const char *option, const char *text, long min, long max,
+                      int *value)
+{
+    long v;
+
+    if (!parse_long(option, text, min, max, &v)) {
+        return false;
+    }
+    *value = (int) v;
+    return true;
+}
+
+/* A number in [min, max), or (min, max) when min is excluded. */
+static bool parse_double(const char *option, const char *text, double min,
+                         bool min_excluded, double max, double *value)
+{
+    char *end;
+
+    errno = 0;
+    *value = strtod(text, &end);
+    if (end == text || '\0' != *end || 0 != errno || !isfinite(*value)
+        || *value < min || (min_excluded && *value == min) || *value >= max) {
+        return fail("%s: '%s' is not a number in %s%g, %g)", option, text,
+                    min_excluded ? "(" : "[", min, max);
+    }
+    return true;
+}
+
+static bool parse_choice(const char *option, const char *text,
+                         const char *first, const char *second, int *value)
+{
+    if (0 == strcmp(text, first)) {
+        *value = 0;
+    } else if (0 == strcmp(text, second)) {
+        *value = 1;
+    } else {
+        return fail("%s: '%s' is neither %s nor %s", option, text, first, second);
+    }
+    return true;
+}
+
+static void add_op(bench_options_t *opt, int id)
+{
+    for (int i = 0; i < opt->nops; ++i) {
+        if (opt->ops[i] == id) {
+            return;
+        }
+    }
+    opt->ops[opt->nops++] = id;
+}
+
+static bool parse_ops(char *list, bench_options_t *opt)
+{
+    opt->nops = 0;
+    for (char *name = strtok(list, ","); NULL != name; name = strtok(NULL, ",")) {
+        int id = bench_op_find(name);
+
+        if (0 == strcmp(name, "all")) {
+            for (id = 0; id < BENCH_OP_COUNT; ++id) {
+                add_op(opt, id);
+            }
+        } else if (id >= 0) {
+            add_op(opt, id);
+        } else {
+            return fail("--ops: unknown operation '%s'", name);
+        }
+    }
+    return opt->nops > 0 || fail("--ops: no operation given");
+}
+
+static bool parse_components(char *list, bench_options_t *opt)
+{
+    opt->ncomponents = 0;
+    for (char *name = strtok(list, ","); NULL != name; name = strtok(NULL, ",")) {
+        if (opt->ncomponents == BENCH_MAX_COMPONENTS) {
+            return fail("--components: at most %d components", BENCH_MAX_COMPONENTS);
+        }
+        for (int c = 0; c < opt->ncomponents; ++c) {
+            if (0 == strcmp(opt->components[c], name)) {
+                return fail("--components: '%s' given twice", name);
+            }
+        }
+        opt->components[opt->ncomponents++] = name;
+    }
+    return opt->ncomponents > 0 || fail("--components: no component given");
+}
+
+static int compare_sizes(const void *a, const void *b)
+{
+    size_t x = *(const size_t *) a, y = *(const size_t *) b;
+
+    return (x > y) - (x < y);
+}
+
+static bool parse_sizes(char *list, bench_options_t *opt)
+{
+    opt->nsizes = 0;
+    for (char *text = strtok(list, ","); NULL != text; text = strtok(NULL, ",")) {
+        if (opt->nsizes == BENCH_MAX_SIZES) {
+            return fail("--sizes: at most %d sizes", BENCH_MAX_SIZES);
+        }
+        if (!parse_size("--sizes", text, &opt->sizes[opt->nsizes++])) {
+            return false;
+        }
+    }
+    if (0 == opt->nsizes) {
+        return fail("--sizes: no size given");
+    }
+    qsort(opt->sizes, opt->nsizes, sizeof(size_t), compare_sizes);
+    return true;
+}
+
+static void powers_of_two(bench_options_t *opt, size_t min, size_t max)
+{
+    opt->nsizes = 0;
+    for (size_t m = min; m <= max && opt->nsizes < BENCH_MAX_SIZES; m *= 2) {
+        opt->sizes[opt->nsizes++] = m;
+    }
+}
+
+static bool parse_root(const char *text, bench_options_t *opt)
+{
+    if (0 == strcmp(text, "shift")) {
+        opt->root = BENCH_ROOT_SHIFT;
+        return true;
+    }
+    return parse_int("--root", text, 0, INT_MAX, &opt->root);
+}
+
+static bool parse_counts(char *text, bench_options_t *opt)
+{
+    char *seed = strchr(text, ':');
+    long long value;
+    char *end;
+
+    if (NULL != seed) {
+        *seed++ = '\0';
+    }
+    if (0 == strcmp(text, "uniform") && NULL == seed) {
+        opt->counts = BENCH_COUNTS_UNIFORM;
+        return true;
+    }
+    if (0 != strcmp(text, "irregular")) {
+        return fail("--counts: expected uniform or irregular[:SEED]");
+    }
+    opt->counts = BENCH_COUNTS_IRREGULAR;
+    if (NULL != seed) {
+        errno = 0;
+        value = strtoll(seed, &end, 10);
+        if (end == seed || '\0' != *end || 0 != errno || value < 0) {
+            return fail("--counts: '%s' is not a seed (an integer >= 0)", seed);
+        }
+        opt->counts_seed = (uint64_t) value;
+    }
+    return true;
+}
+
+static void set_defaults(bench_options_t *opt)
+{
+    memset(opt, 0, sizeof(*opt));
+    for (int id = 0; id < BENCH_OP_COUNT; ++id) {
+        add_op(opt, id);
+    }
+    opt->components[0] = "shmcico";
+    opt->components[1] = "tuned";
+    opt->ncomponents = 2;
+    opt->timer = BENCH_TIMER_WTIME;
+    opt->sync = BENCH_SYNC_LINEAR;
+    opt->sync_rounds = 100;
+    opt->late_s = 500e-9;
+    opt->trim_pct = 10;
+    opt->rel_error = 0.02;
+    opt->min_launches = 30;
+    opt->max_launches = 2000;
+    opt->max_seconds = 3;
+    opt->cache = BENCH_CACHE_COLD;
+    opt->root = 0;
+    opt->counts = BENCH_COUNTS_UNIFORM;
+    opt->counts_seed = 1;
+    opt->wait_s = 2000e-9;
+}
+
+/* word: the command-line word being parsed, for messages. */
+static bool parse_one(int code, char *arg, const char *word,
+                      bench_options_t *opt, size_t *min_size, size_t *max_size)
+{
+    double ns;
+    int choice = 0;
+
+    switch (code) {
+    case OPT_OPS: return parse_ops(arg, opt);
+    case OPT_COMPONENTS: return parse_components(arg, opt);
+    case OPT_SIZES: return parse_sizes(arg, opt);
+    case OPT_MIN_SIZE: return parse_size("--min-size", arg, min_size);
+    case OPT_MAX_SIZE: return parse_size("--max-size", arg, max_size);
+    case OPT_SYNC:
+        if (!parse_choice("--sync", arg, "linear", "ring", &choice)) {
+            return false;
+        }
+        opt->sync = choice ? BENCH_SYNC_RING : BENCH_SYNC_LINEAR;
+        return true;
+    case OPT_SYNC_ROUNDS:
+        return parse_int("--sync-rounds", arg, 1, 1000000, &opt->sync_rounds);
+    case OPT_TIMER:
+        if (!parse_choice("--timer", arg, "wtime", "tsc", &choice)) {
+            return false;
+        }
+        if (choice && !BENCH_HAVE_TSC) {
+            return fail("--timer tsc needs rdtsc (x86-64); use --timer wtime here");
+        }
+        opt->timer = choice ? BENCH_TIMER_TSC : BENCH_TIMER_WTIME;
+        return true;
+    case OPT_LATE_NS:
+        if (!parse_double("--late-ns", arg, 0, false, 1e9, &ns)) {
+            return false;
+        }
+        opt->late_s = ns * 1e-9;
+        return true;
+    case OPT_TRIM:
+        return parse_double("--trim", arg, 0, false, 100, &opt->trim_pct);
+    case OPT_REL_ERROR:
+        return parse_double("--rel-error", arg, 0, true, 1, &opt->rel_error);
+    case OPT_MIN_LAUNCHES:
+        return parse_int("--min-launches", arg, 2, 10000000, &opt->min_launches);
+    case OPT_MAX_LAUNCHES:
+        return parse_int("--max-launches", arg, 2, 10000000, &opt->max_launches);
+    case OPT_MAX_SECONDS:
+        return parse_double("--max-seconds", arg, 0, true, 86400, &opt->max_seconds);
+    case OPT_CACHE:
+        if (!parse_choice("--cache", arg, "cold", "warm", &choice)) {
+            return false;
+        }
+        opt->cache = choice ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
+        return true;
+    case OPT_ROOT: return parse_root(arg, opt);
+    case OPT_COUNTS: return parse_counts(arg, opt);
+    case OPT_WAIT_NS:
+        if (!parse_double("--wait-ns", arg, 0, false, 1e9, &ns)) {
+            return false;
+        }
+        opt->wait_s = ns * 1e-9;
+        return true;
+    case OPT_CSV: opt->csv = arg; return true;
+    case OPT_QUIET: opt->quiet = true; return true;
+    default:
+        return fail("unknown option or missing argument: '%s'", word);
+    }
+}
+
+/* Checks that need the number of processes, or several options. */
+static bool validate(bench_options_t *opt, bool sizes_given, size_t min_size,
+                     size_t max_size, int size)
+{
+    size_t largest, factor = BENCH_COUNTS_IRREGULAR == opt->counts ? 2 : 1;
+
+    if (sizes_given && (min_size || max_size)) {
+        return fail("--sizes excludes --min-size and --max-size");
+    }
+    if (!sizes_given) {
+        min_size = min_size ? min_size : 8;
+        max_size = max_size ? max_size : 4 << 20;
+        if (min_size > max_size) {
+            return fail("--min-size %zu is above --max-size %zu", min_size, max_size);
+        }
+        powers_of_two(opt, min_size, max_size);
+    }
+    largest = opt->sizes[opt->nsizes - 1];
+    if (largest * factor * (size_t) size > INT_MAX) {
+        return fail("size %zu: %d blocks of up to %zu bytes do not fit an int count",
+                    largest, size, largest * factor);
+    }
+    if (opt->root >= size) {
+        return fail("--root %d: there are only %d processes", opt->root, size);
+    }
+    if (opt->max_launches < opt->min_launches) {
+        return fail("--max-launches %d is below --min-launches %d",
+                    opt->max_launches, opt->min_launches);
+    }
+    return true;
+}
+
+/* 0: run; 1: help given; 2: bad options (rank 0 said why). */
+static int parse_options(int argc, char **argv, bench_options_t *opt, int size)
+{
+    size_t min_size = 0, max_size = 0;
+    bool sizes_given = false;
+    int code;
+
+    set_defaults(opt);
+    opterr = 0;
+    while (-1 != (code = getopt_long(argc, argv, ":h", long_options, NULL))) {
+        if (OPT_HELP == code) {
+            if (0 == bench_rank) {
+                print_help();
+            }
+            return 1;
+        }
+        sizes_given |= OPT_SIZES == code;
+        if (!parse_one(code, optarg, argv[optind - 1], opt, &min_size, &max_size)) {
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fail("unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    return validate(opt, sizes_given, min_size, max_size, size) ? 0 : 2;
+}
+
+/* ---------------------------------------------------------------- */
+/* set-up */
+
+/* A baseline's communicator excludes the measured component, so that
+ * operations the baseline lacks fall to the usual next component rather
+ * than to the one under test. */
+static void open_component(bench_run_t *run, int c)
+{
+    bench_component_t *component = &run->components[c];
+    char preference[256];
+    MPI_Info info;
+
+    component->name = run->opt.components[c];
+    component->is_shmcico = 0 == strcmp(component->name, "shmcico");
+    if (0 == c) {
+        snprintf(preference, sizeof(preference), "%s", component->name);
+    } else {
+        snprintf(preference, sizeof(preference), "%s,^%s", component->name,
+                 run->opt.components[0]);
+    }
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "ompi_comm_coll_preference", preference);
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &component->comm);
+    MPI_Info_free(&info);
+    MPI_Comm_set_errhandler(component->comm, MPI_ERRORS_RETURN);
+}
+
+static bool more_ranks_than_cores(void)
+{
+    MPI_Comm node;
+    int local;
+
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    return local > sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static void describe_run(bench_run_t *run)
+{
+    time_t now = time(NULL);
+    char *newline;
+    int len;
+
+    MPI_Get_library_version(run->library, &len);
+    if (NULL != (newline = strchr(run->library, '\n'))) {
+        *newline = '\0';
+    }
+    MPI_Get_processor_name(run->host, &len);
+    strftime(run->date, sizeof(run->date), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+    bench_timer_describe(run->timer, sizeof(run->timer));
+}
+
+/* A "shmcico" communicator without shmcico's counters most likely runs
+ * another component: say so before the numbers. */
+static void warn_if_shmcico_missing(const bench_run_t *run)
+{
+    for (int c = 0; c < run->ncomponents; ++c) {
+        if (run->components[c].is_shmcico && !bench_counters_found()
+            && 0 == run->rank) {
+            fprintf(stderr, "shmcico-bench: warning: coll/shmcico's MPI_T counters "
+                    "do not exist: is the component loaded (mca_base_component_path)? "
+                    "Its rows say \"served n/a\".\n");
+            return;
+        }
+    }
+}
+
+static void open_run(bench_run_t *run)
+{
+    MPI_Comm_dup(MPI_COMM_WORLD, &run->ctl);
+    for (int c = 0; c < run->opt.ncomponents; ++c) {
+        open_component(run, c);
+    }
+    run->ncomponents = run->opt.ncomponents;
+    bench_timer_init(run->opt.timer, run->ctl);
+    bench_clock_yield_while_waiting(more_ranks_than_cores());
+    bench_counters_open();
+    warn_if_shmcico_missing(run);
+    describe_run(run);
+}
+
+static void close_run(bench_run_t *run)
+{
+    bench_counters_close();
+    for (int c = 0; c < run->ncomponents; ++c) {
+        MPI_Comm_free(&run->components[c].comm);
+    }
+    MPI_Comm_free(&run->ctl);
+    free(run->rows);
+}
+
+/* ---------------------------------------------------------------- */
+/* one point */
+
+typedef struct {
+    double b;                   /**< slot length */
+    double t0;                  /**< start of the next stage, rank 0's clock */
+    double launches;            /**< per component in the next stage; 0: stop */
+} bench_plan_t;
+
+typedef struct {
+    bench_run_t *run;
+    const bench_op_t *op;
+    int op_id;
+    size_t size;
+    bench_layout_t layout;
+    bench_call_t call;
+    bench_offset_t clock;
+    int active[BENCH_MAX_COMPONENTS];   /**< components whose check passed */
+    int nactive;
+    bool check_failed[BENCH_MAX_COMPONENTS];
+    bench_tally_t tallies[BENCH_MAX_COMPONENTS];
+    unsigned long next_launch;          /**< per component, for the root */
+    double b;                           /**< the slot length at the end */
+    /* rank 0 */
+    double started;
+    int stage;
+    int disrupted;                      /**< stages discarded, b kept */
+    double *times[BENCH_MAX_COMPONENTS];
+    unsigned long launches[BENCH_MAX_COMPONENTS];
+    unsigned long valid[BENCH_MAX_COMPONENTS];
+    double slots[2 * STAGE_MAX_LAUNCHES * BENCH_MAX_COMPONENTS];
+} bench_point_t;
+
+static int launch_root(const bench_point_t *point, unsigned long launch)
+{
+    int root = point->run->opt.root;
+
+    return BENCH_ROOT_SHIFT == root ? (int) (launch % point->run->size) : root;
+}
+
+static void use_component(bench_point_t *point, int c, unsigned long launch,
+                          bench_pool_t *pool)
+{
+    point->call.comm = point->run->components[c].comm;
+    point->call.root = launch_root(point, launch);
+    bench_pool_next(pool, point->op, &point->call);
+}
+
+/* One call per component (one per root with --root shift) with a data
+ * pattern; a component whose data come out wrong on any rank is not
+ * timed. */
+static void check_components(bench_point_t *point, bench_pool_t *pool)
+{
+    bench_run_t *run = point->run;
+    int checks = BENCH_ROOT_SHIFT == run->opt.root ? run->size : 1;
+
+    point->nactive = 0;
+    for (int c = 0; c < run->ncomponents; ++c) {
+        int ok = 1;
+
+        for (int i = 0; i < checks; ++i) {
+            use_component(point, c, i, pool);
+            ok &= bench_check_call(point->op, &point->call, &point->tallies[c]);
+        }
+        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, run->ctl);
+        point->check_failed[c] = !ok;
+        if (ok) {
+            point->active[point->nactive++] = c;
+        } else if (0 == run->rank) {
+            fprintf(stderr, "shmcico-bench: *** CHECK FAILED: %s of %zu bytes on %s "
+                    "delivered wrong data or an MPI error; not timed ***\n",
+                    point->op->name, point->size, run->components[c].name);
+        }
+    }
+}
+
+/* The median time of back-to-back calls on this rank, after a warm-up
+ * (the median, so that one descheduled call does not count). */
+static double median_call_time(bench_point_t *point, int c, bench_pool_t *pool)
+{
+    double times[ESTIMATE_CALLS], start;
+
+    for (int i = -ESTIMATE_WARMUP_CALLS; i < ESTIMATE_CALLS; ++i) {
+        if (0 == i) {
+            MPI_Barrier(point->run->ctl);
+        }
+        use_component(point, c, 0, pool);
+        start = bench_now();
+        bench_tallied_call(point->op, &point->call, &point->tallies[c]);
+        if (i >= 0) {
+            times[i] = bench_now() - start;
+        }
+    }
+    return bench_median(times, ESTIMATE_CALLS);
+}
+
+/* b from back-to-back calls: they overlap, so this is a lower bound;
+ * stages whose launches overrun their slots double it. */
+static double estimate_slot(bench_point_t *point, bench_pool_t *pool)
+{
+    bench_run_t *run = point->run;
+    double longest = 0;
+
+    for (int a = 0; a < point->nactive; ++a) {
+        longest = fmax(longest, median_call_time(point, point->active[a], pool));
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_DOUBLE, MPI_MAX, run->ctl);
+    return fmax(4 * longest + 4 * point->clock.error, MIN_SLOT_SECONDS);
+}
+
+/* Launch j starts at t0 + j*b (own clock); slot j belongs to active
+ * component j % nactive.  slots[j] gets the lateness, slots[n + j] the
+ * end relative to the scheduled start (infinite after an MPI error). */
+static void run_stage(bench_point_t *point, const bench_plan_t *plan,
+                     bench_pool_t *pool)
+{
+    const bench_op_t *op = point->op;
+    int launches = (int) plan->launches, n = launches * point->nactive;
+    double start = plan->t0 + point->clock.offset;
+
+    for (int j = 0; j < n; ++j) {
+        int c = point->active[j % point->nactive];
+        double scheduled = start + j * plan->b, began, ended;
+        int rc;
+
+        use_component(point, c, point->next_launch + j / point->nactive, pool);
+        bench_tally_begin(&point->tallies[c], op);
+        bench_wait_until(scheduled);
+        began = bench_now();
+        rc = op->call(&point->call);
+        ended = bench_now();
+        bench_tally_end(&point->tallies[c], op, rc);
+        point->slots[j] = began - scheduled;
+        point->slots[n + j] = MPI_SUCCESS == rc ? ended - scheduled : INFINITY;
+    }
+    point->next_launch += launches;
+    MPI_Reduce(0 == point->run->rank ? MPI_IN_PLACE : point->slots, point->slots,
+               2 * n, MPI_DOUBLE, MPI_MAX, 0, point->run->ctl);
+}
+
+typedef enum { STAGE_KEPT, STAGE_DISRUPTED, STAGE_TOO_TIGHT } bench_verdict_t;
+
+/* Rank 0: a stage with too many invalid launches is discarded.  The slot
+ * is too short when launches that started on time overran it: an overrun
+ * makes the next launches late.  Late launches after on-time launches
+ * that fit, or a stage without any launch on time, come from outside (a
+ * process descheduled, as on a shared or oversubscribed machine), and a
+ * longer slot would not help them. */
+static bench_verdict_t judge_stage(const bench_point_t *point,
+                                   const bench_plan_t *plan)
+{
+    const bench_options_t *opt = &point->run->opt;
+    int n = (int) plan->launches * point->nactive;
+    int on_time = 0, overruns = 0, invalid = 0;
+    const double *late = point->slots, *end = point->slots + n;
+
+    for (int j = 0; j < n; ++j) {
+        bool started = late[j] <= opt->late_s, fits = end[j] <= plan->b;
+
+        on_time += started;
+        overruns += started && !fits;
+        invalid += !(started && fits);
+    }
+    if (invalid <= MAX_INVALID_FRACTION * n) {
+        return STAGE_KEPT;
+    }
+    if (on_time > 0 && overruns > MAX_OVERRUN_FRACTION * on_time) {
+        return STAGE_TOO_TIGHT;
+    }
+    return STAGE_DISRUPTED;
+}
+
+/* Rank 0: a launch's time is the largest end over the ranks. */
+static void keep_valid_launches(bench_point_t *point, const bench_plan_t *plan)
+{
+    const bench_options_t *opt = &point->run->opt;
+    int n = (int) plan->launches * point->nactive;
+    const double *late = point->slots, *end = point->slots + n;
+
+    for (int j = 0; j < n; ++j) {
+        int c = point->active[j % point->nactive];
+
+        if (late[j] <= opt->late_s && end[j] <= plan->b) {
+            point->times[c][point->valid[c]++] = end[j];
+        }
+    }
+    for (int a = 0; a < point->nactive; ++a) {
+        point->launches[point->active[a]] += (unsigned long) plan->launches;
+    }
+}
+
+static bool converged(bench_point_t *point)
+{
+    const bench_options_t *opt = &point->run->opt;
+    bench_summary_t s;
+
+    for (int a = 0; a < point->nactive; ++a) {
+        int c = point->active[a];
+
+        if (point->valid[c] < (unsigned long) opt->min_launches) {
+            return false;
+        }
+        bench_summarize(point->times[c], point->valid[c], opt->trim_pct, &s);
+        if (!(s.se <= opt->rel_error * s.mean)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Rank 0: a stage of about STAGE_SECONDS, starting soon. */
+static void schedule_stage(const bench_point_t *point, bench_plan_t *plan)
+{
+    unsigned long done = point->launches[point->active[0]];
+    double launches = floor(STAGE_SECONDS / (point->nactive * plan->b));
+
+    launches = fmin(fmax(launches, STAGE_MIN_LAUNCHES), STAGE_MAX_LAUNCHES);
+    plan->launches = fmin(launches, point->run->opt.max_launches - done);
+    plan->t0 = bench_now() + LEAD_SECONDS + plan->b;
+}
+
+/* Rank 0: the next stage, or launches = 0 to stop. */
+static void plan_next_stage(bench_point_t *point, bench_plan_t *plan)
+{
+    const bench_options_t *opt = &point->run->opt;
+    bench_verdict_t verdict = judge_stage(point, plan);
+
+    if (STAGE_TOO_TIGHT == verdict) {
+        plan->b *= 2;
+    } else if (STAGE_DISRUPTED == verdict) {
+        ++point->disrupted;
+    } else if (point->stage > 0) {
+        keep_valid_launches(point, plan);
+    }
+    ++point->stage;
+    if (bench_now() - point->started >= opt->max_seconds
+        || point->launches[point->active[0]] >= (unsigned long) opt->max_launches
+        || converged(point)) {
+        plan->launches = 0;
+    } else {
+        schedule_stage(point, plan);
+    }
+}
+
+/* The plan travels as three doubles. */
+static void run_stages(bench_point_t *point, bench_pool_t *pool)
+{
+    bench_plan_t plan = { .b = estimate_slot(point, pool) };
+
+    if (0 == point->run->rank) {
+        schedule_stage(point, &plan);
+    }
+    MPI_Bcast(&plan, 3, MPI_DOUBLE, 0, point->run->ctl);
+    while (plan.launches > 0) {
+        run_stage(point, &plan, pool);
+        if (0 == point->run->rank) {
+            plan_next_stage(point, &plan);
+        }
+        MPI_Bcast(&plan, 3, MPI_DOUBLE, 0, point->run->ctl);
+    }
+    point->b = plan.b;
+}
+
+/* Rank 0 gets, per component, the calls, the fewest served on any rank,
+ * the most fallbacks and the MPI errors. */
+static void reduce_tallies(bench_point_t *point)
+{
+    bench_run_t *run = point->run;
+
+    for (int c = 0; c < run->ncomponents; ++c) {
+        bench_tally_t *t = &point->tallies[c];
+        unsigned long long fewest[2] = { t->served, t->calls }, most[2];
+
+        most[0] = t->fallback;
+        most[1] = t->errors;
+        MPI_Reduce(0 == run->rank ? MPI_IN_PLACE : fewest, fewest, 2,
+                   MPI_UNSIGNED_LONG_LONG, MPI_MIN, 0, run->ctl);
+        MPI_Reduce(0 == run->rank ? MPI_IN_PLACE : most, most, 2,
+                   MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, run->ctl);
+        t->served = fewest[0];
+        t->fallback = most[0];
+        t->errors = (unsigned) most[1];
+    }
+}
+
+static void add_rows(bench_point_t *point)
+{
+    bench_run_t *run = point->run;
+    bench_row_t *rows;
+
+    run->rows = realloc(run->rows, (run->nrows + run->ncomponents) * sizeof(bench_row_t));
+    rows = run->rows + run->nrows;
+    for (int c = 0; c < run->ncomponents; ++c) {
+        bench_row_t *row = &rows[c];
+
+        memset(row, 0, sizeof(*row));
+        row->op = point->op_id;
+        row->size = point->size;
+        row->component = c;
+        bench_summarize(point->times[c], point->valid[c], run->opt.trim_pct,
+                        &row->summary);
+        row->launches = point->launches[c];
+        row->valid = point->valid[c];
+        row->b = point->b;
+        row->stages = point->stage;
+        row->disrupted = point->disrupted;
+        row->calls = point->tallies[c].calls;
+        row->served = point->tallies[c].served;
+        row->fallback = point->tallies[c].fallback;
+        row->counted = point->tallies[c].counted;
+        row->errors = point->tallies[c].errors;
+        row->check_failed = point->check_failed[c];
+    }
+    run->nrows += run->ncomponents;
+    if (!run->opt.quiet) {
+        bench_report_progress(run, rows, run->ncomponents);
+    }
+}
+
+static void sync_clocks(bench_point_t *point)
+{
+    bench_run_t *run = point->run;
+
+    point->clock = bench_clock_sync(run->opt.sync, run->opt.sync_rounds, run->ctl);
+    if (0 == run->syncs++) {
+        run->first_sync_error = point->clock.error;
+    }
+    run->max_sync_error = fmax(run->max_sync_error, point->clock.error);
+}
+
+static void measure_point(bench_run_t *run, int op_id, size_t size,
+                          bench_pool_t *pool)
+{
+    bench_point_t *point = calloc(1, sizeof(*point));
+    bool rank0 = 0 == run->rank;
+
+    point->run = run;
+    point->op_id = op_id;
+    point->op = bench_op(op_id);
+    point->size = size;
+    point->started = bench_now();
+    point->b = NAN;
+    bench_layout_make(&point->layout, point->op, size, run->size, &run->opt);
+    point->call = (bench_call_t) { .rank = run->rank, .layout = &point->layout,
+                                   .wait_s = run->opt.wait_s };
+    for (int c = 0; c < run->ncomponents; ++c) {
+        bench_tally_reset(&point->tallies[c], point->op, run->components[c].is_shmcico);
+        point->times[c] = rank0 ? malloc(run->opt.max_launches * sizeof(double)) : NULL;
+    }
+    bench_pool_prepare(pool, point->op, &point->layout, run->opt.cache);
+    sync_clocks(point);
+    check_components(point, pool);
+    if (point->nactive > 0) {
+        run_stages(point, pool);
+    }
+    reduce_tallies(point);
+    if (rank0) {
+        add_rows(point);
+    }
+    for (int c = 0; c < run->ncomponents; ++c) {
+        free(point->times[c]);
+    }
+    bench_layout_free(&point->layout);
+    free(point);
+}
+
+static void measure_all(bench_run_t *run)
+{
+    bench_pool_t pool = { 0 };
+
+    for (int i = 0; i < run->opt.nops; ++i) {
+        int op_id = run->opt.ops[i];
+
+        if (!bench_op(op_id)->sized) {
+            measure_point(run, op_id, 0, &pool);
+            continue;
+        }
+        for (int s = 0; s < run->opt.nsizes; ++s) {
+            measure_point(run, op_id, run->opt.sizes[s], &pool);
+        }
+    }
+    bench_pool_free(&pool);
+}
+
+int main(int argc, char **argv)
+{
+    bench_run_t run;
+    int status = 0;
+
+    MPI_Init(&argc, &argv);
+    memset(&run, 0, sizeof(run));
+    MPI_Comm_rank(MPI_COMM_WORLD, &run.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &run.size);
+    bench_rank = run.rank;
+    switch (parse_options(argc, argv, &run.opt, run.size)) {
+    case 1:
+        MPI_Finalize();
+        return 0;
+    case 2:
+        MPI_Finalize();
+        return 2;
+    }
+    open_run(&run);
+    measure_all(&run);
+    if (0 == run.rank) {
+        bench_report_table(stdout, &run);
+        if (NULL != run.opt.csv && !bench_report_csv(run.opt.csv, &run)) {
+            status = 1;
+        }
+    }
+    close_run(&run);
+    MPI_Finalize();
+    return status;
+}
