@@ -84,6 +84,10 @@ enum {
     MCA_COLL_SHMCICO_DECLINED       /**< the owner handed the call back */
 };
 
+/** Bit of a flag's size: the writer had more bytes than the owner
+ *  published for its queue (the reader reports a truncation). */
+#define MCA_COLL_SHMCICO_FLAG_OVERFLOW (UINT64_C(1) << 63)
+
 /** What the owner of a bank use decided for the operation. */
 enum {
     MCA_COLL_SHMCICO_MODE_SERVE = 1,
@@ -154,6 +158,8 @@ typedef struct mca_coll_shmcico_waiter_t {
     unsigned spins_per_progress;
 } mca_coll_shmcico_waiter_t;
 
+struct mca_coll_shmcico_queue_t;
+
 /** State of one process on one communicator. */
 typedef struct mca_coll_shmcico_engine_t {
     mca_coll_shmcico_view_t view;
@@ -161,12 +167,15 @@ typedef struct mca_coll_shmcico_engine_t {
     int nprocs;
     uint64_t op;                    /**< bank uses so far, same everywhere */
     mca_coll_shmcico_waiter_t waiter;
+    int *children;                  /**< scratch: tree children, p entries */
+    struct mca_coll_shmcico_queue_t *queues;  /**< scratch: p queues */
 } mca_coll_shmcico_engine_t;
 
 /** One use of a bank by one process. */
 typedef struct mca_coll_shmcico_use_t {
     uint64_t seq;                   /**< value of op for this use */
     mca_coll_shmcico_bank_t *bank;
+    uint32_t bank_index;
     uint32_t first_slot;            /**< first slot index of the bank */
     uint64_t total;                 /**< owner's total, read by members */
     uint32_t mode;
@@ -215,6 +224,18 @@ void mca_coll_shmcico_segment_format(void *base,
  */
 int mca_coll_shmcico_view_init(mca_coll_shmcico_view_t *view, void *base,
                                const mca_coll_shmcico_layout_t *layout);
+
+/**
+ * Set up a process's engine on a mapped segment: check the segment
+ * (mca_coll_shmcico_view_init) and allocate the scratch space.  Returns
+ * 0, or -1 (mismatch, no memory; nothing is left allocated).
+ */
+int mca_coll_shmcico_engine_init(mca_coll_shmcico_engine_t *engine, void *base,
+                                 const mca_coll_shmcico_layout_t *layout,
+                                 int rank, const mca_coll_shmcico_waiter_t *waiter);
+
+/** Free the scratch space (the segment itself is the caller's). */
+void mca_coll_shmcico_engine_fini(mca_coll_shmcico_engine_t *engine);
 
 /** Start and length of the block that belongs to process proc. */
 static inline unsigned char *
@@ -378,6 +399,13 @@ static inline bool mca_coll_shmcico_stream_get(mca_coll_shmcico_stream_t *stream
     return take == len;
 }
 
+/**
+ * Copy what is left of src into dst (a process's own block, which never
+ * goes through shared memory).  Returns false when dst was too short.
+ */
+bool mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
+                                  mca_coll_shmcico_stream_t *src);
+
 /** A stream over contiguous bytes. */
 static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *stream,
                                                   void *bytes, size_t length)
@@ -391,6 +419,50 @@ static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *str
 }
 
 /* ------------------------------------------------------------------ */
+/* Queues of the vector operations                                      */
+
+/**
+ * One queue of a vector operation: the slots and flags of process proc
+ * carry "bytes" (the count the owner published for proc) between stream
+ * and shared memory, f bytes per fragment, s/w fragments per bank use.
+ * Fragment k of a queue travels in bank use k / (s/w).
+ */
+typedef struct mca_coll_shmcico_queue_t {
+    int proc;
+    uint64_t bytes;
+    uint64_t next;                  /**< next fragment to move */
+    mca_coll_shmcico_stream_t *stream;
+    bool complete;                  /**< reader: nothing had to be dropped */
+} mca_coll_shmcico_queue_t;
+
+/**
+ * What one process does in a vector operation.  The owner (root, or
+ * rank 0 without a root) publishes counts[p], the bytes of every
+ * process's queue, with the first bank use; every process then moves
+ * the fragments of its write queues and read queues, bank use by bank
+ * use, until the largest queue is through.  Members leave every use; the
+ * owner leaves too when it reads (owner_reads).  A process's own block,
+ * which never goes through a queue, is copied from self_src to self_dst
+ * when both are set.
+ */
+typedef struct mca_coll_shmcico_plan_t {
+    bool owner;
+    bool owner_reads;
+    bool decline;                   /**< owner: hand the call back */
+    const uint64_t *counts;         /**< owner: bytes of every queue */
+    mca_coll_shmcico_queue_t *writes;
+    int nwrites;
+    mca_coll_shmcico_queue_t *reads;
+    int nreads;
+    mca_coll_shmcico_stream_t *self_src;
+    mca_coll_shmcico_stream_t *self_dst;
+} mca_coll_shmcico_plan_t;
+
+/** Run a plan; returns MCA_COLL_SHMCICO_DONE, _TRUNCATED or _DECLINED. */
+int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
+                                const mca_coll_shmcico_plan_t *plan);
+
+/* ------------------------------------------------------------------ */
 /* Data movements                                                       */
 
 struct mca_coll_shmcico_tree_t;
@@ -399,7 +471,7 @@ struct mca_coll_shmcico_tree_t;
  * Broadcast through the root's queue (pipelined CICO).  At the root,
  * stream holds the message and decline tells whether to hand the call
  * back to the previous component; elsewhere stream is the receive
- * buffer.  children is scratch space for the tree's children.
+ * buffer.
  *
  * Returns MCA_COLL_SHMCICO_DONE, _TRUNCATED (this receiver's buffer was
  * shorter than the root's message: what fits was written, the protocol
@@ -407,8 +479,48 @@ struct mca_coll_shmcico_tree_t;
  */
 int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
                                   const struct mca_coll_shmcico_tree_t *tree,
-                                  int *children, int root,
-                                  mca_coll_shmcico_stream_t *stream,
+                                  int root, mca_coll_shmcico_stream_t *stream,
                                   bool decline);
+
+/**
+ * Scatterv: the root writes each process's block into that process's
+ * queue, fragment by fragment, round robin over the processes.
+ *   root:   blocks[i] holds the block of process i and counts[i] its
+ *           bytes; recv (NULL with MPI_IN_PLACE) receives the root's own
+ *           block, blocks[root]; decline hands the call back.
+ *   others: recv is the receive buffer; the rest is ignored.
+ */
+int mca_coll_shmcico_engine_scatterv(mca_coll_shmcico_engine_t *engine,
+                                     int root, mca_coll_shmcico_stream_t *recv,
+                                     mca_coll_shmcico_stream_t *const *blocks,
+                                     const uint64_t *counts, bool decline);
+
+/**
+ * Gatherv: every process writes its block into its own queue; the root
+ * reads every queue, whichever fragment is ready first.
+ *   root:   blocks[i] receives the block of process i, counts[i] the bytes
+ *           expected from it; send (NULL with MPI_IN_PLACE) is copied into
+ *           blocks[root]; decline hands the call back.
+ *   others: send is the block to send; the rest is ignored.
+ */
+int mca_coll_shmcico_engine_gatherv(mca_coll_shmcico_engine_t *engine,
+                                    int root, mca_coll_shmcico_stream_t *send,
+                                    mca_coll_shmcico_stream_t *const *blocks,
+                                    const uint64_t *counts, bool decline);
+
+/**
+ * Allgatherv: every process writes its block once into its own queue and
+ * reads every other queue.  Rank 0 owns the banks: its counts[] and its
+ * decision are the ones every process follows.  send is this process's
+ * block for its queue; own, a second stream over the same block, is
+ * copied into blocks[rank] (both NULL with MPI_IN_PLACE: the block is
+ * already there, and send reads it from the receive buffer); blocks[i]
+ * receives the block of process i.
+ */
+int mca_coll_shmcico_engine_allgatherv(mca_coll_shmcico_engine_t *engine,
+                                       mca_coll_shmcico_stream_t *send,
+                                       mca_coll_shmcico_stream_t *own,
+                                       mca_coll_shmcico_stream_t *const *blocks,
+                                       const uint64_t *counts, bool decline);
 
 #endif /* MCA_COLL_SHMCICO_ENGINE_H */

@@ -101,10 +101,10 @@ static int bcast_member(mca_coll_shmcico_engine_t *engine, const int *children,
 
 int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
                                   const struct mca_coll_shmcico_tree_t *tree,
-                                  int *children, int root,
-                                  mca_coll_shmcico_stream_t *stream,
+                                  int root, mca_coll_shmcico_stream_t *stream,
                                   bool decline)
 {
+    int *children = engine->children;
     int nchildren = mca_coll_shmcico_tree_children(tree, engine->rank, root,
                                                    children);
 

@@ -1,0 +1,101 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "threads.h"
+
+typedef struct thread_arg {
+    threads_world *w;
+    int rank;
+    threads_body_fn body;
+    void *arg;
+    pthread_barrier_t *barrier;
+    int failures;
+} thread_arg;
+
+/* more threads than cores: yield while waiting */
+static const mca_coll_shmcico_waiter_t waiter = { .yield = true, .spins_per_progress = 64 };
+
+static void *thread_main(void *p)
+{
+    thread_arg *t = p;
+    mca_coll_shmcico_engine_t engine;
+
+    if (0 != mca_coll_shmcico_engine_init(&engine, t->w->base, &t->w->layout,
+                                          t->rank, &waiter)) {
+        fprintf(stderr, "rank %d: engine refused the segment\n", t->rank);
+        exit(1);
+    }
+    pthread_barrier_wait(t->barrier);
+    t->failures = t->body(t->w, &engine, t->arg);
+    mca_coll_shmcico_engine_fini(&engine);
+    return NULL;
+}
+
+static int banks_busy(const threads_world *w)
+{
+    const mca_coll_shmcico_bank_t *banks = (const mca_coll_shmcico_bank_t *)
+        ((const char *) w->base + w->layout.banks_offset);
+    int busy = 0;
+
+    for (uint32_t b = 0; b < w->layout.banks; ++b) {
+        busy += 0 != atomic_load(&banks[b].nreaders);
+    }
+    return busy;
+}
+
+int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
+                threads_body_fn body, void *arg)
+{
+    threads_world w = { .p = p };
+    pthread_t threads[MAX_THREADS];
+    thread_arg args[MAX_THREADS];
+    pthread_barrier_t barrier;
+    int failures = 0;
+
+    for (int i = 0; i < p; ++i) {
+        w.numa[i] = i % 2;
+    }
+    if (p > MAX_THREADS
+        || 0 != mca_coll_shmcico_layout_init(&w.layout, 4096, (uint32_t) p, slots,
+                                             banks, fragment)) {
+        fprintf(stderr, "bad world p=%d s=%u w=%u f=%zu\n", p, slots, banks, fragment);
+        return 1;
+    }
+    /* anonymous memory is zero, as a fresh backing file is, and pages
+     * nobody touches cost nothing */
+    w.base = mmap(NULL, w.layout.segment_size, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (MAP_FAILED == w.base) {
+        perror("mmap");
+        return 1;
+    }
+    mca_coll_shmcico_segment_format(w.base, &w.layout, w.numa);
+    pthread_barrier_init(&barrier, NULL, (unsigned) p);
+    for (int i = 0; i < p; ++i) {
+        args[i] = (thread_arg) { &w, i, body, arg, &barrier, 0 };
+        pthread_create(&threads[i], NULL, thread_main, &args[i]);
+    }
+    for (int i = 0; i < p; ++i) {
+        pthread_join(threads[i], NULL);
+        failures += args[i].failures;
+    }
+    if (banks_busy(&w)) {
+        fprintf(stderr, "a bank still has readers after the last operation\n");
+        ++failures;
+    }
+    pthread_barrier_destroy(&barrier);
+    munmap(w.base, w.layout.segment_size);
+    return failures;
+}

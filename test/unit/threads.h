@@ -1,0 +1,37 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/* Threads standing in for the processes of a communicator: a segment in
+ * ordinary memory, formatted as rank 0 would, and one engine per thread. */
+
+#ifndef SHMCICO_UNIT_THREADS_H
+#define SHMCICO_UNIT_THREADS_H
+
+#include "coll_shmcico_engine.h"
+
+#define MAX_THREADS 16
+
+typedef struct threads_world {
+    int p;
+    mca_coll_shmcico_layout_t layout;
+    void *base;
+    int32_t numa[MAX_THREADS];          /* NUMA node of each thread */
+} threads_world;
+
+/* What one thread runs; returns its number of failures. */
+typedef int (*threads_body_fn)(threads_world *w, mca_coll_shmcico_engine_t *engine,
+                               void *arg);
+
+/* Run body on p threads over a fresh segment of the given geometry;
+ * returns the failures of all threads, and checks that every bank is
+ * free at the end (one failure if not). */
+int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
+                threads_body_fn body, void *arg);
+
+#endif
