@@ -38,6 +38,12 @@ BEGIN_C_DECLS
 /** Operations the component serves; each has its MPI_T counters. */
 typedef enum {
     MCA_COLL_SHMCICO_OP_BCAST = 0,
+    MCA_COLL_SHMCICO_OP_SCATTER,
+    MCA_COLL_SHMCICO_OP_SCATTERV,
+    MCA_COLL_SHMCICO_OP_GATHER,
+    MCA_COLL_SHMCICO_OP_GATHERV,
+    MCA_COLL_SHMCICO_OP_ALLGATHER,
+    MCA_COLL_SHMCICO_OP_ALLGATHERV,
     MCA_COLL_SHMCICO_OP_COUNT
 } mca_coll_shmcico_op_t;
 
@@ -97,11 +103,34 @@ typedef enum {
     MCA_COLL_SHMCICO_SEGMENT_FAILED     /**< every call falls back */
 } mca_coll_shmcico_segment_state_t;
 
-/** The module this component falls back to for one operation. */
+/** The functions and modules this component falls back to. */
 typedef struct mca_coll_shmcico_previous_t {
     mca_coll_base_module_bcast_fn_t bcast;
     mca_coll_base_module_t *bcast_module;
+    mca_coll_base_module_scatter_fn_t scatter;
+    mca_coll_base_module_t *scatter_module;
+    mca_coll_base_module_scatterv_fn_t scatterv;
+    mca_coll_base_module_t *scatterv_module;
+    mca_coll_base_module_gather_fn_t gather;
+    mca_coll_base_module_t *gather_module;
+    mca_coll_base_module_gatherv_fn_t gatherv;
+    mca_coll_base_module_t *gatherv_module;
+    mca_coll_base_module_allgather_fn_t allgather;
+    mca_coll_base_module_t *allgather_module;
+    mca_coll_base_module_allgatherv_fn_t allgatherv;
+    mca_coll_base_module_t *allgatherv_module;
 } mca_coll_shmcico_previous_t;
+
+/** A byte stream over count elements of a datatype (see the engine). */
+typedef struct mca_coll_shmcico_dstream_t {
+    mca_coll_shmcico_stream_t stream;
+    opal_convertor_t convertor;
+    bool uses_convertor;
+    /* packed bytes of a basic element that a fragment boundary split */
+    unsigned char carry[64];
+    size_t carry_len;
+    size_t carry_off;
+} mca_coll_shmcico_dstream_t;
 
 typedef struct mca_coll_shmcico_module_t {
     mca_coll_base_module_t super;
@@ -110,7 +139,10 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_params_t params;
     mca_coll_shmcico_engine_t engine;
     mca_coll_shmcico_tree_t tree;
-    int *children;                      /**< scratch for tree children */
+    /* scratch of the vector operations, one entry per process */
+    mca_coll_shmcico_dstream_t *blocks;
+    mca_coll_shmcico_stream_t **streams;
+    uint64_t *counts;
     mca_coll_shmcico_previous_t previous;
 } mca_coll_shmcico_module_t;
 
@@ -155,6 +187,15 @@ void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
                                struct ompi_communicator_t *comm,
                                const char *why);
 
+/**
+ * Account for what the engine returned: true when the call was served
+ * (*rc is then its MPI result), false when it must go to the previous
+ * component (counted as a fallback).
+ */
+bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
+                             struct ompi_communicator_t *comm, int engine_ret,
+                             int *rc);
+
 /** Whether bytes are over the communicator's limit for op. */
 static inline bool mca_coll_shmcico_over_limit(const mca_coll_shmcico_module_t *module,
                                                mca_coll_shmcico_op_t op,
@@ -167,23 +208,113 @@ static inline bool mca_coll_shmcico_over_limit(const mca_coll_shmcico_module_t *
 
 /* datatype streams */
 
-/** A stream over count elements of dtype at buf (see the engine). */
-typedef struct mca_coll_shmcico_dstream_t {
-    mca_coll_shmcico_stream_t stream;
-    opal_convertor_t convertor;
-    bool uses_convertor;
-} mca_coll_shmcico_dstream_t;
-
+/** A stream over count elements of dtype at buf. */
 void mca_coll_shmcico_dstream_init(mca_coll_shmcico_dstream_t *dstream,
                                    const void *buf, size_t count,
                                    struct ompi_datatype_t *dtype, bool sending);
 void mca_coll_shmcico_dstream_fini(mca_coll_shmcico_dstream_t *dstream);
+
+/** Where the per-process blocks of a vector operation lie in a buffer:
+ *  counts and displacements in elements, or (counts == NULL) count
+ *  elements for every process, one after the other. */
+typedef struct mca_coll_shmcico_blocks_t {
+    const int *counts;
+    const int *displs;
+    int count;
+} mca_coll_shmcico_blocks_t;
+
+/**
+ * Open a stream per process block of buf into module->blocks, point
+ * module->streams at them, put the bytes of each block into
+ * module->counts, and return the largest.  Offsets and sizes are 64-bit.
+ */
+uint64_t mca_coll_shmcico_blocks_open(mca_coll_shmcico_module_t *module,
+                                      const void *buf,
+                                      const mca_coll_shmcico_blocks_t *layout,
+                                      struct ompi_datatype_t *dtype, bool sending);
+void mca_coll_shmcico_blocks_close(mca_coll_shmcico_module_t *module);
+
+/** Start of process i's block in buf. */
+void *mca_coll_shmcico_block_start(const void *buf,
+                                   const mca_coll_shmcico_blocks_t *layout,
+                                   struct ompi_datatype_t *dtype, int i);
+
+/** Elements in process i's block. */
+static inline size_t mca_coll_shmcico_block_count(const mca_coll_shmcico_blocks_t *layout,
+                                                  int i)
+{
+    return (size_t) (NULL != layout->counts ? layout->counts[i] : layout->count);
+}
+
+/**
+ * Scatter(v) and Gather(v) are mirror images: the root has one block per
+ * process in a buffer of blocks, every process a buffer of its own (at
+ * the root MPI_IN_PLACE leaves its block where it is).  One function
+ * serves both, given the engine's data movement.
+ */
+typedef int (*mca_coll_shmcico_rooted_move_fn_t)(mca_coll_shmcico_engine_t *engine,
+                                                 int root,
+                                                 mca_coll_shmcico_stream_t *own,
+                                                 mca_coll_shmcico_stream_t *const *blocks,
+                                                 const uint64_t *counts, bool decline);
+
+typedef struct mca_coll_shmcico_rooted_t {
+    mca_coll_shmcico_op_t op;
+    mca_coll_shmcico_rooted_move_fn_t move;
+    bool blocks_sent;                   /**< scatter: the root sends them */
+    int root;
+    const void *own_buf;
+    size_t own_count;
+    struct ompi_datatype_t *own_type;
+    const void *blocks_buf;             /**< significant at the root only */
+    mca_coll_shmcico_blocks_t layout;
+    struct ompi_datatype_t *blocks_type;
+} mca_coll_shmcico_rooted_t;
+
+/** Serve a Scatter(v) or Gather(v); false: hand it to the previous
+ *  component (see mca_coll_shmcico_served). */
+bool mca_coll_shmcico_rooted_serve(const mca_coll_shmcico_rooted_t *call,
+                                   struct ompi_communicator_t *comm,
+                                   mca_coll_shmcico_module_t *module, int *rc);
 
 /* operations */
 int mca_coll_shmcico_bcast_intra(void *buff, int count,
                                  struct ompi_datatype_t *datatype, int root,
                                  struct ompi_communicator_t *comm,
                                  mca_coll_base_module_t *module);
+int mca_coll_shmcico_scatter_intra(const void *sbuf, int scount,
+                                   struct ompi_datatype_t *sdtype, void *rbuf,
+                                   int rcount, struct ompi_datatype_t *rdtype,
+                                   int root, struct ompi_communicator_t *comm,
+                                   mca_coll_base_module_t *module);
+int mca_coll_shmcico_scatterv_intra(const void *sbuf, const int *scounts,
+                                    const int *displs,
+                                    struct ompi_datatype_t *sdtype, void *rbuf,
+                                    int rcount, struct ompi_datatype_t *rdtype,
+                                    int root, struct ompi_communicator_t *comm,
+                                    mca_coll_base_module_t *module);
+int mca_coll_shmcico_gather_intra(const void *sbuf, int scount,
+                                  struct ompi_datatype_t *sdtype, void *rbuf,
+                                  int rcount, struct ompi_datatype_t *rdtype,
+                                  int root, struct ompi_communicator_t *comm,
+                                  mca_coll_base_module_t *module);
+int mca_coll_shmcico_gatherv_intra(const void *sbuf, int scount,
+                                   struct ompi_datatype_t *sdtype, void *rbuf,
+                                   const int *rcounts, const int *displs,
+                                   struct ompi_datatype_t *rdtype, int root,
+                                   struct ompi_communicator_t *comm,
+                                   mca_coll_base_module_t *module);
+int mca_coll_shmcico_allgather_intra(const void *sbuf, int scount,
+                                     struct ompi_datatype_t *sdtype, void *rbuf,
+                                     int rcount, struct ompi_datatype_t *rdtype,
+                                     struct ompi_communicator_t *comm,
+                                     mca_coll_base_module_t *module);
+int mca_coll_shmcico_allgatherv_intra(const void *sbuf, int scount,
+                                      struct ompi_datatype_t *sdtype, void *rbuf,
+                                      const int *rcounts, const int *displs,
+                                      struct ompi_datatype_t *rdtype,
+                                      struct ompi_communicator_t *comm,
+                                      mca_coll_base_module_t *module);
 
 END_C_DECLS
 

@@ -20,37 +20,39 @@
 
 #include "coll_shmcico.h"
 
+static bool bcast_serve(void *buff, int count, struct ompi_datatype_t *datatype,
+                        int root, struct ompi_communicator_t *comm,
+                        mca_coll_shmcico_module_t *module, int *rc)
+{
+    bool is_root = ompi_comm_rank(comm) == root;
+    mca_coll_shmcico_dstream_t data;
+    int ret;
+
+    if (!mca_coll_shmcico_ready(module, comm)) {
+        mca_coll_shmcico_fallback(MCA_COLL_SHMCICO_OP_BCAST, comm, "no segment");
+        return false;
+    }
+    mca_coll_shmcico_dstream_init(&data, buff, (size_t) count, datatype, is_root);
+    ret = mca_coll_shmcico_engine_bcast(&module->engine, &module->tree, root,
+                                        &data.stream,
+                                        is_root && mca_coll_shmcico_over_limit(module,
+                                                                               MCA_COLL_SHMCICO_OP_BCAST,
+                                                                               data.stream.length));
+    mca_coll_shmcico_dstream_fini(&data);
+    return mca_coll_shmcico_served(MCA_COLL_SHMCICO_OP_BCAST, comm, ret, rc);
+}
+
 int mca_coll_shmcico_bcast_intra(void *buff, int count,
                                  struct ompi_datatype_t *datatype, int root,
                                  struct ompi_communicator_t *comm,
                                  mca_coll_base_module_t *super)
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
-    mca_coll_shmcico_dstream_t data;
-    bool decline = false;
-    int ret;
+    int rc;
 
-    if (!mca_coll_shmcico_ready(module, comm)) {
-        mca_coll_shmcico_fallback(MCA_COLL_SHMCICO_OP_BCAST, comm, "no segment");
-        return module->previous.bcast(buff, count, datatype, root, comm,
-                                      module->previous.bcast_module);
+    if (bcast_serve(buff, count, datatype, root, comm, module, &rc)) {
+        return rc;
     }
-    mca_coll_shmcico_dstream_init(&data, buff, (size_t) count, datatype,
-                                  ompi_comm_rank(comm) == root);
-    if (ompi_comm_rank(comm) == root) {
-        decline = mca_coll_shmcico_over_limit(module, MCA_COLL_SHMCICO_OP_BCAST,
-                                              data.stream.length);
-    }
-    ret = mca_coll_shmcico_engine_bcast(&module->engine, &module->tree,
-                                        module->children, root, &data.stream,
-                                        decline);
-    mca_coll_shmcico_dstream_fini(&data);
-    if (MCA_COLL_SHMCICO_DECLINED == ret) {
-        mca_coll_shmcico_fallback(MCA_COLL_SHMCICO_OP_BCAST, comm,
-                                  "root's message over coll_shmcico_bcast_max_bytes");
-        return module->previous.bcast(buff, count, datatype, root, comm,
-                                      module->previous.bcast_module);
-    }
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[MCA_COLL_SHMCICO_OP_BCAST], 1);
-    return MCA_COLL_SHMCICO_TRUNCATED == ret ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
+    return module->previous.bcast(buff, count, datatype, root, comm,
+                                  module->previous.bcast_module);
 }

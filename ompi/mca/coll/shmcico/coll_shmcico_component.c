@@ -48,7 +48,7 @@ static int shmcico_open(void);
 static int shmcico_close(void);
 
 static const char *const op_names[MCA_COLL_SHMCICO_OP_COUNT] = {
-    "bcast"
+    "bcast", "scatter", "scatterv", "gather", "gatherv", "allgather", "allgatherv"
 };
 
 mca_coll_shmcico_component_t mca_coll_shmcico_component = {
@@ -146,9 +146,11 @@ static void register_op_params(void)
     for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
         snprintf(name, sizeof(name), "%s_max_bytes", op_names[op]);
         snprintf(help, sizeof(help),
-                 "Largest %s (bytes of the root's or largest message) served "
-                 "through shared memory; larger calls go to the previous "
-                 "component (0 = no limit)", op_names[op]);
+                 "Largest %s served through shared memory, in bytes of the "
+                 "message (bcast) or of the largest process block (the "
+                 "others), as the deciding process (root, or rank 0) sees "
+                 "it; larger calls go to the previous component (0 = no "
+                 "limit)", op_names[op]);
         c->params.max_bytes[op] = 0;
         register_size(name, help, OPAL_INFO_LVL_5, &c->params.max_bytes[op]);
 
@@ -362,6 +364,23 @@ void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
                              MCA_COLL_SHMCICO_COMM_FMT "%s handed to the "
                              "previous component: %s",
                              MCA_COLL_SHMCICO_COMM_ARGS(comm), op_names[op], why);
+}
+
+bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
+                             struct ompi_communicator_t *comm, int engine_ret,
+                             int *rc)
+{
+    char why[96];
+
+    if (MCA_COLL_SHMCICO_DECLINED == engine_ret) {
+        snprintf(why, sizeof(why), "over coll_shmcico_%s_max_bytes at the "
+                 "deciding process", op_names[op]);
+        mca_coll_shmcico_fallback(op, comm, why);
+        return false;
+    }
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
+    *rc = MCA_COLL_SHMCICO_TRUNCATED == engine_ret ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
+    return true;
 }
 
 void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n)

@@ -29,17 +29,30 @@ static int shmcico_module_disable(mca_coll_base_module_t *module,
 static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
 {
     module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
-    module->children = NULL;
+    module->blocks = NULL;
+    module->streams = NULL;
+    module->counts = NULL;
     memset(&module->previous, 0, sizeof(module->previous));
     memset(&module->engine, 0, sizeof(module->engine));
     memset(&module->tree, 0, sizeof(module->tree));
 }
 
+#define RELEASE_PREVIOUS(module, op)                                         \
+    do {                                                                      \
+        if (NULL != (module)->previous.op##_module) {                         \
+            OBJ_RELEASE((module)->previous.op##_module);                      \
+        }                                                                     \
+    } while (0)
+
 static void release_previous(mca_coll_shmcico_module_t *module)
 {
-    if (NULL != module->previous.bcast_module) {
-        OBJ_RELEASE(module->previous.bcast_module);
-    }
+    RELEASE_PREVIOUS(module, bcast);
+    RELEASE_PREVIOUS(module, scatter);
+    RELEASE_PREVIOUS(module, scatterv);
+    RELEASE_PREVIOUS(module, gather);
+    RELEASE_PREVIOUS(module, gatherv);
+    RELEASE_PREVIOUS(module, allgather);
+    RELEASE_PREVIOUS(module, allgatherv);
     memset(&module->previous, 0, sizeof(module->previous));
 }
 
@@ -101,16 +114,24 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
     module->super.coll_module_enable = shmcico_module_enable;
     module->super.coll_module_disable = shmcico_module_disable;
     module->super.coll_bcast = mca_coll_shmcico_bcast_intra;
+    module->super.coll_scatter = mca_coll_shmcico_scatter_intra;
+    module->super.coll_scatterv = mca_coll_shmcico_scatterv_intra;
+    module->super.coll_gather = mca_coll_shmcico_gather_intra;
+    module->super.coll_gatherv = mca_coll_shmcico_gatherv_intra;
+    module->super.coll_allgather = mca_coll_shmcico_allgather_intra;
+    module->super.coll_allgatherv = mca_coll_shmcico_allgatherv_intra;
     return &module->super;
 }
 
-/* Keep the function and module that served an operation before us. */
+/* Keep the function and module that served an operation before us
+ * (retained until disable or destruction). */
 #define SAVE_PREVIOUS(module, comm, op)                                      \
     do {                                                                      \
         (module)->previous.op = (comm)->c_coll->coll_##op;                    \
         (module)->previous.op##_module = (comm)->c_coll->coll_##op##_module;  \
         if (NULL == (module)->previous.op                                     \
             || NULL == (module)->previous.op##_module) {                      \
+            (module)->previous.op##_module = NULL;                            \
             missing = #op;                                                    \
         } else {                                                              \
             OBJ_RETAIN((module)->previous.op##_module);                       \
@@ -124,6 +145,12 @@ static int shmcico_module_enable(mca_coll_base_module_t *super,
     const char *missing = NULL;
 
     SAVE_PREVIOUS(module, comm, bcast);
+    SAVE_PREVIOUS(module, comm, scatter);
+    SAVE_PREVIOUS(module, comm, scatterv);
+    SAVE_PREVIOUS(module, comm, gather);
+    SAVE_PREVIOUS(module, comm, gatherv);
+    SAVE_PREVIOUS(module, comm, allgather);
+    SAVE_PREVIOUS(module, comm, allgatherv);
     if (NULL != missing) {
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                                  MCA_COLL_SHMCICO_COMM_FMT "declined: no previous "

@@ -275,31 +275,32 @@ static int attach_segment(setup_t *s)
 static int build_local_state(setup_t *s)
 {
     mca_coll_shmcico_module_t *m = s->module;
-    mca_coll_shmcico_engine_t *e = &m->engine;
+    mca_coll_shmcico_waiter_t waiter = {
+        .progress = progress,
+        .spins_per_progress = 64,
+        .yield = opal_progress_yield_when_idle
+                 || ompi_process_info.num_local_peers + 1 > s->where.cpus
+    };
 
-    if (0 != mca_coll_shmcico_view_init(&e->view, s->base, &s->layout)) {
-        return EPROTO;
-    }
-    e->rank = s->rank;
-    e->nprocs = s->size;
-    e->op = 0;
-    e->waiter.progress = progress;
-    e->waiter.spins_per_progress = 64;
-    e->waiter.yield = opal_progress_yield_when_idle
-        || ompi_process_info.num_local_peers + 1 > s->where.cpus;
     m->params.slots = s->offer.slots;
     m->params.banks = s->offer.banks;
     m->params.fragment_size = s->offer.fragment_size;
     m->params.tree = s->offer.tree;
     m->params.tree_degree = s->offer.tree_degree;
-    m->children = malloc(s->size * sizeof(int));
-    if (NULL == m->children
+    if (0 != mca_coll_shmcico_engine_init(&m->engine, s->base, &s->layout,
+                                          s->rank, &waiter)) {
+        return EPROTO;
+    }
+    m->blocks = malloc(s->size * sizeof(*m->blocks));
+    m->streams = malloc(s->size * sizeof(*m->streams));
+    m->counts = malloc(s->size * sizeof(*m->counts));
+    if (NULL == m->blocks || NULL == m->streams || NULL == m->counts
         || 0 != mca_coll_shmcico_tree_init(&m->tree, m->params.tree,
                                            m->params.tree_degree, s->size,
-                                           e->view.numa)) {
+                                           m->engine.view.numa)) {
         return ENOMEM;
     }
-    atomic_fetch_add(&e->view.header->attached, 1);
+    atomic_fetch_add(&m->engine.view.header->attached, 1);
     return 0;
 }
 
@@ -413,8 +414,13 @@ void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
     mca_coll_shmcico_view_t *view = &module->engine.view;
 
     mca_coll_shmcico_tree_fini(&module->tree);
-    free(module->children);
-    module->children = NULL;
+    mca_coll_shmcico_engine_fini(&module->engine);
+    free(module->blocks);
+    free(module->streams);
+    free(module->counts);
+    module->blocks = NULL;
+    module->streams = NULL;
+    module->counts = NULL;
     mca_coll_shmcico_shm_unmap(view->base, view->layout.segment_size);
     memset(&module->engine, 0, sizeof(module->engine));
     module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
