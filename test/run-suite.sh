@@ -109,7 +109,8 @@ fact() {
 echo "== unit tests of the engine (no MPI)"
 run_case unit-tree 300 -- unit/test_tree
 run_case unit-layout 60 -- unit/test_layout
-run_case unit-engine 300 -- unit/test_engine
+run_case unit-engine-bcast 300 -- unit/test_engine_bcast
+run_case unit-engine-vector 300 -- unit/test_engine_vector
 run_case unit-shm 60 -- unit/test_shm
 
 echo "== loading and parameters"
@@ -135,7 +136,7 @@ run_case invalid-parameters-corrected 120 \
     --expect 'invalid coll_shmcico_slots \(not a multiple of banks\) 7, using 8' \
     --expect 'invalid coll_shmcico_fragment_size 100, using 128' \
     --expect 'invalid coll_shmcico_tree_degree 0, using 4' \
-    -- mpi 3 slots 7 banks 2 fragment_size 100 tree_degree 0 -- mpi/test_bcast_stress 500
+    -- mpi 3 slots 7 banks 2 fragment_size 100 tree_degree 0 -- mpi/test_stress 500
 
 echo "== Bcast"
 run_case bcast-np2 300 -- mpi 2 -- mpi/test_bcast
@@ -150,11 +151,31 @@ run_case bcast-np3-s12-w3-f12288 600 -- mpi 3 slots 12 banks 3 fragment_size 122
 run_case bcast-np5-s1-w1-f64 600 -- mpi 5 slots 1 banks 1 fragment_size 64 -- mpi/test_bcast --no-huge
 run_case bcast-np3-eager 300 -- mpi 3 lazy 0 -- mpi/test_bcast
 for np in 2 4 7; do
-    run_case "bcast-stress-np$np" 600 -- mpi $np -- mpi/test_bcast_stress 3000
+    run_case "bcast-stress-np$np" 600 -- mpi $np -- mpi/test_stress 3000 bcast
+done
+
+echo "== Scatter(v), Gather(v), Allgather(v)"
+for op in scatter scatterv gather gatherv allgather allgatherv; do
+    for np in 2 3 4 7; do
+        run_case "$op-np$np" 600 -- mpi $np -- mpi/test_vector $op
+    done
+done
+for op in scatterv gatherv allgatherv; do
+    run_case "$op-np4-s4-w2-f4096" 600 -- mpi 4 slots 4 banks 2 fragment_size 4096 -- \
+        mpi/test_vector $op
+done
+for np in 2 4 7; do
+    run_case "stress-all-ops-np$np" 600 -- mpi $np -- mpi/test_stress 5000 all
 done
 
 echo "== fallback"
-run_case fallback-over-limit 300 -- mpi 3 bcast_max_bytes 1000 -- mpi/test_fallback limit
+limits=()
+for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+    limits+=("${op}_max_bytes" 1000)
+done
+run_case fallback-over-limit 300 \
+    --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
+    -- mpi 3 "${limits[@]}" verbose 20 -- mpi/test_fallback limit
 run_case fallback-intercomm 300 --expect 'declined: intercommunicator' \
     -- mpi 4 verbose 10 -- mpi/test_fallback intercomm
 run_case fallback-no-segment 300 \
@@ -164,8 +185,8 @@ run_case fallback-no-segment 300 \
 echo "== diagnostics"
 run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
     --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \
-    -- mpi 2 verbose 10 -- mpi/test_bcast_stress 100
-run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_bcast_stress 100
+    -- mpi 2 verbose 10 -- mpi/test_stress 100
+run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_stress 100
 
 echo "== leftovers"
 fact no-file-left-in-backing-dir "[ -z \"\$(ls -A '$suite_shm')\" ]"

@@ -202,3 +202,268 @@ uint64_t st_random(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
+
+/* ---- Datatypes ------------------------------------------------------ */
+
+static MPI_Datatype committed(MPI_Datatype type)
+{
+    MPI_Type_commit(&type);
+    return type;
+}
+
+const st_type *st_types(void)
+{
+    static st_type types[ST_NTYPES];
+    int lens[3] = { 2, 1, 3 }, displs[3] = { 0, 5, 9 };
+    int slens[3] = { 1, 1, 1 };
+    MPI_Aint sdispls[3] = { 0, 8, 20 };
+    MPI_Datatype stypes[3] = { MPI_CHAR, MPI_DOUBLE, MPI_INT };
+    MPI_Datatype vector, indexed, strct, resized, six_ints, zero;
+
+    if (NULL != types[0].name) {
+        return types;
+    }
+    MPI_Type_vector(4, 3, 5, MPI_INT, &vector);
+    MPI_Type_indexed(3, lens, displs, MPI_INT, &indexed);
+    MPI_Type_create_struct(3, slens, sdispls, stypes, &strct);
+    MPI_Type_create_resized(MPI_INT, 0, 12, &resized);
+    MPI_Type_contiguous(6, MPI_INT, &six_ints);
+    MPI_Type_contiguous(0, MPI_INT, &zero);
+    types[0] = (st_type) { "MPI_BYTE", MPI_BYTE, MPI_BYTE };
+    types[1] = (st_type) { "MPI_INT", MPI_INT, MPI_INT };
+    types[2] = (st_type) { "MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE };
+    types[3] = (st_type) { "vector", committed(vector), vector };
+    types[4] = (st_type) { "indexed", committed(indexed), indexed };
+    types[5] = (st_type) { "struct-with-holes", committed(strct), strct };
+    types[6] = (st_type) { "resized", committed(resized), resized };
+    types[7] = (st_type) { "ints-vs-indexed", committed(six_ints), indexed };
+    types[8] = (st_type) { "zero-size-type", committed(zero), zero };
+    return types;
+}
+
+size_t st_type_size(MPI_Datatype type)
+{
+    int size;
+
+    MPI_Type_size(type, &size);
+    return (size_t) size;
+}
+
+size_t st_span(MPI_Datatype type, int count)
+{
+    MPI_Aint lb, extent, true_lb, true_extent;
+
+    if (count <= 0) {
+        return 0;
+    }
+    MPI_Type_get_extent(type, &lb, &extent);
+    MPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    return (size_t) (true_lb + true_extent + (MPI_Aint) (count - 1) * extent);
+}
+
+char *st_pack(const void *buf, int count, MPI_Datatype type, int *size)
+{
+    int position = 0;
+    char *packed;
+
+    MPI_Pack_size(count, type, MPI_COMM_SELF, size);
+    packed = malloc((size_t) *size + 1);
+    MPI_Pack(buf, count, type, packed, *size, &position, MPI_COMM_SELF);
+    *size = position;
+    return packed;
+}
+
+void st_unpack_into(const char *packed, int packed_size, void *dest, int count,
+                    MPI_Datatype type)
+{
+    size_t elem = st_type_size(type);
+    int position = 0;
+
+    if (elem > 0 && (size_t) count * elem > (size_t) packed_size) {
+        count = (int) ((size_t) packed_size / elem);
+    }
+    MPI_Unpack(packed, packed_size, &position, dest, count, type, MPI_COMM_SELF);
+}
+
+void st_unpack_image(const char *packed, int packed_size, void *image, size_t span,
+                     int count, MPI_Datatype type)
+{
+    memset(image, ST_POISON, span);
+    st_unpack_into(packed, packed_size, image, count, type);
+}
+
+long st_first_diff(const void *a, const void *b, size_t bytes)
+{
+    const unsigned char *x = a, *y = b;
+
+    for (size_t i = 0; i < bytes; ++i) {
+        if (x[i] != y[i]) {
+            return (long) i;
+        }
+    }
+    return -1;
+}
+
+/* ---- Simple calls of every operation ------------------------------- */
+
+static const char *const st_op_names[ST_NOPS] = {
+    "bcast", "scatter", "scatterv", "gather", "gatherv", "allgather", "allgatherv"
+};
+
+const char *st_op_name(st_op op)
+{
+    return st_op_names[op];
+}
+
+int st_op_regular(st_op op)
+{
+    return ST_SCATTER == op || ST_GATHER == op || ST_ALLGATHER == op;
+}
+
+int st_skipped_by_mpi(st_op op, MPI_Comm comm, const int *counts)
+{
+    int rank, size, all_zero = 1;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    for (int i = 0; i < size; ++i) {
+        all_zero &= 0 == counts[i];
+    }
+    if (size < 2) {
+        return 1;
+    }
+    if (ST_BCAST == op) {
+        return 0 == counts[0];
+    }
+    return st_op_regular(op) ? 0 == counts[rank] : ST_ALLGATHERV == op && all_zero;
+}
+
+typedef struct simple_layout {
+    int size, rank;
+    int displs[1024];
+    size_t total;
+} simple_layout;
+
+static void simple_layout_make(simple_layout *l, MPI_Comm comm, const int *counts)
+{
+    MPI_Comm_rank(comm, &l->rank);
+    MPI_Comm_size(comm, &l->size);
+    l->total = 0;
+    for (int i = 0; i < l->size; ++i) {
+        l->displs[i] = (int) l->total;
+        l->total += (size_t) counts[i];
+    }
+}
+
+/* every block of a buffer holding all of them, each from its source */
+static void simple_fill_all(unsigned char *buf, const simple_layout *l,
+                            const int *counts, uint64_t seed)
+{
+    for (int i = 0; i < l->size; ++i) {
+        st_fill(buf + l->displs[i], (size_t) counts[i], seed + (uint64_t) i);
+    }
+}
+
+static void simple_check(const char *what, st_op op, const void *got, const void *want,
+                         size_t bytes, const st_buf *buf)
+{
+    long at = st_first_diff(got, want, bytes);
+
+    ST_CHECK(at < 0, "%s: %s byte %ld wrong", st_op_name(op), what, at);
+    ST_CHECK(st_guards_ok(buf), "%s: %s guard bytes overwritten", st_op_name(op), what);
+}
+
+static int simple_rooted(st_op op, MPI_Comm comm, int root, const int *counts,
+                         const simple_layout *l, uint64_t seed)
+{
+    int me = l->rank, err, is_root = me == root, mine = counts[me];
+    st_buf all = st_alloc(is_root ? l->total : 0), one = st_alloc((size_t) mine);
+    unsigned char *want = malloc(l->total + 1);
+
+    simple_fill_all(want, l, counts, seed);
+    memset(one.data, 0, (size_t) mine);
+    if (ST_SCATTER == op || ST_SCATTERV == op) {
+        if (is_root) {
+            memcpy(all.data, want, l->total);
+        }
+        err = ST_SCATTER == op
+            ? MPI_Scatter(all.data, mine, MPI_BYTE, one.data, mine, MPI_BYTE, root, comm)
+            : MPI_Scatterv(all.data, counts, l->displs, MPI_BYTE, one.data, mine, MPI_BYTE,
+                           root, comm);
+        simple_check("received block", op, one.data, want + l->displs[me], (size_t) mine,
+                     &one);
+    } else {
+        memcpy(one.data, want + l->displs[me], (size_t) mine);
+        if (is_root) {
+            memset(all.data, 0, l->total);
+        }
+        err = ST_GATHER == op
+            ? MPI_Gather(one.data, mine, MPI_BYTE, all.data, mine, MPI_BYTE, root, comm)
+            : MPI_Gatherv(one.data, mine, MPI_BYTE, all.data, counts, l->displs, MPI_BYTE,
+                          root, comm);
+        if (is_root) {
+            simple_check("gathered blocks", op, all.data, want, l->total, &all);
+        }
+    }
+    free(want);
+    st_free(&all);
+    st_free(&one);
+    return err;
+}
+
+static int simple_allgather(st_op op, MPI_Comm comm, const int *counts,
+                            const simple_layout *l, uint64_t seed)
+{
+    int me = l->rank, err;
+    st_buf all = st_alloc(l->total), one = st_alloc((size_t) counts[me]);
+    unsigned char *want = malloc(l->total + 1);
+
+    simple_fill_all(want, l, counts, seed);
+    memcpy(one.data, want + l->displs[me], (size_t) counts[me]);
+    memset(all.data, 0, l->total);
+    err = ST_ALLGATHER == op
+        ? MPI_Allgather(one.data, counts[me], MPI_BYTE, all.data, counts[me], MPI_BYTE, comm)
+        : MPI_Allgatherv(one.data, counts[me], MPI_BYTE, all.data, counts, l->displs,
+                         MPI_BYTE, comm);
+    simple_check("gathered blocks", op, all.data, want, l->total, &all);
+    free(want);
+    st_free(&all);
+    st_free(&one);
+    return err;
+}
+
+static int simple_bcast(MPI_Comm comm, int root, int count, int me, uint64_t seed)
+{
+    st_buf buf = st_alloc((size_t) count);
+    unsigned char *want = malloc((size_t) count + 1);
+    int err;
+
+    st_fill(want, (size_t) count, seed);
+    if (me == root) {
+        memcpy(buf.data, want, (size_t) count);
+    } else {
+        memset(buf.data, 0, (size_t) count);
+    }
+    err = MPI_Bcast(buf.data, count, MPI_BYTE, root, comm);
+    simple_check("message", ST_BCAST, buf.data, want, (size_t) count, &buf);
+    free(want);
+    st_free(&buf);
+    return err;
+}
+
+int st_simple_call(st_op op, MPI_Comm comm, int root, const int *counts, uint64_t seed)
+{
+    simple_layout l;
+    int err;
+
+    simple_layout_make(&l, comm, counts);
+    if (ST_BCAST == op) {
+        err = simple_bcast(comm, root, counts[0], l.rank, seed);
+    } else if (ST_ALLGATHER == op || ST_ALLGATHERV == op) {
+        err = simple_allgather(op, comm, counts, &l, seed);
+    } else {
+        err = simple_rooted(op, comm, root, counts, &l, seed);
+    }
+    ST_CHECK(MPI_SUCCESS == err, "%s: error %d", st_op_name(op), err);
+    return err;
+}

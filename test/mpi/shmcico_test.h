@@ -71,4 +71,67 @@ long st_first_wrong(const void *data, size_t bytes, uint64_t seed);
 /* Deterministic random numbers: the same sequence on every rank. */
 uint64_t st_random(uint64_t *state);
 
+/* ---- Datatypes ------------------------------------------------------ */
+
+/* A pair of datatypes with the same type signature: one for the side
+ * with one buffer per process (Bcast's root, Scatter's root, Gather's
+ * root and Allgather's receive buffer), one for the other side. */
+typedef struct st_type {
+    const char *name;
+    MPI_Datatype blocks_type;
+    MPI_Datatype single_type;
+} st_type;
+
+#define ST_NTYPES 9
+#define ST_ZERO_SIZE_TYPE 8     /* index of the zero-size type */
+#define ST_POISON 0x5a
+
+/* MPI_BYTE, MPI_INT, MPI_DOUBLE, vector, indexed, struct with holes,
+ * resized, six ints against an indexed type of six ints, and a type of
+ * size 0; returns the table. */
+const st_type *st_types(void);
+
+size_t st_type_size(MPI_Datatype type);
+
+/* Bytes from a buffer's start to the end of count elements. */
+size_t st_span(MPI_Datatype type, int count);
+
+/* Pack count elements of type at buf into a new buffer (*size bytes). */
+char *st_pack(const void *buf, int count, MPI_Datatype type, int *size);
+
+/* Unpack up to count elements of type from packed into dest (bytes
+ * outside the type map are left alone). */
+void st_unpack_into(const char *packed, int packed_size, void *dest, int count,
+                    MPI_Datatype type);
+
+/* The same into image, first filled with ST_POISON over span bytes: what
+ * a receive buffer must hold after receiving that message. */
+void st_unpack_image(const char *packed, int packed_size, void *image, size_t span,
+                     int count, MPI_Datatype type);
+
+/* Index of the first byte where a and b differ, or -1. */
+long st_first_diff(const void *a, const void *b, size_t bytes);
+
+/* ---- Simple calls of every operation ------------------------------- */
+
+typedef enum {
+    ST_BCAST, ST_SCATTER, ST_SCATTERV, ST_GATHER, ST_GATHERV, ST_ALLGATHER,
+    ST_ALLGATHERV, ST_NOPS
+} st_op;
+
+const char *st_op_name(st_op op);
+
+/* Whether op takes one count for every process. */
+int st_op_regular(st_op op);
+
+/* One call of op on comm with MPI_BYTE, every byte and guard checked
+ * (failures are counted): process i's block has counts[i] bytes, packed
+ * in rank order (Bcast: counts[0] bytes from root).  Regular operations
+ * need equal counts.  Returns the MPI result. */
+int st_simple_call(st_op op, MPI_Comm comm, int root, const int *counts, uint64_t seed);
+
+/* Whether MPI itself returns before reaching a component for this call
+ * at this process (zero counts, one process). */
+int st_skipped_by_mpi(st_op op, MPI_Comm comm, const int *counts);
+
 #endif

@@ -34,77 +34,14 @@
 
 #include "shmcico_test.h"
 
-#define POISON 0x5a
-#define NTYPES 9
-
-typedef struct type_case {
-    const char *name;
-    MPI_Datatype root_type;     /* what the root sends */
-    MPI_Datatype recv_type;     /* what the others receive with */
-} type_case;
-
-static type_case types[NTYPES];
+static const st_type *types;
 static size_t f, s, w;
 static int huge = 1;
-
-static MPI_Datatype committed(MPI_Datatype t)
-{
-    MPI_Type_commit(&t);
-    return t;
-}
-
-static void make_types(void)
-{
-    int lens[3] = { 2, 1, 3 }, displs[3] = { 0, 5, 9 };
-    int slens[3] = { 1, 1, 1 };
-    MPI_Aint sdispls[3] = { 0, 8, 20 };
-    MPI_Datatype stypes[3] = { MPI_CHAR, MPI_DOUBLE, MPI_INT };
-    MPI_Datatype vector, indexed, strct, resized, six_ints, zero;
-
-    MPI_Type_vector(4, 3, 5, MPI_INT, &vector);
-    MPI_Type_indexed(3, lens, displs, MPI_INT, &indexed);
-    MPI_Type_create_struct(3, slens, sdispls, stypes, &strct);
-    MPI_Type_create_resized(MPI_INT, 0, 12, &resized);
-    MPI_Type_contiguous(6, MPI_INT, &six_ints);
-    MPI_Type_contiguous(0, MPI_INT, &zero);
-
-    types[0] = (type_case) { "MPI_BYTE", MPI_BYTE, MPI_BYTE };
-    types[1] = (type_case) { "MPI_INT", MPI_INT, MPI_INT };
-    types[2] = (type_case) { "MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE };
-    types[3] = (type_case) { "vector", committed(vector), vector };
-    types[4] = (type_case) { "indexed", committed(indexed), indexed };
-    types[5] = (type_case) { "struct-with-holes", committed(strct), strct };
-    types[6] = (type_case) { "resized", committed(resized), resized };
-    /* the root sends plain ints, the others receive an indexed type of
-     * six ints: the same signature */
-    types[7] = (type_case) { "int-to-indexed", committed(six_ints), indexed };
-    types[8] = (type_case) { "zero-size-type", committed(zero), zero };
-}
-
-static size_t type_size(MPI_Datatype t)
-{
-    int size;
-    MPI_Type_size(t, &size);
-    return (size_t) size;
-}
-
-/* bytes from the buffer start to the end of count elements */
-static size_t span_of(MPI_Datatype t, int count)
-{
-    MPI_Aint lb, extent, true_lb, true_extent;
-
-    if (0 == count) {
-        return 0;
-    }
-    MPI_Type_get_extent(t, &lb, &extent);
-    MPI_Type_get_true_extent(t, &true_lb, &true_extent);
-    return (size_t) (true_lb + true_extent + (MPI_Aint) (count - 1) * extent);
-}
 
 typedef struct bcast_case {
     MPI_Comm comm;
     const char *comm_name;
-    const type_case *type;
+    const st_type *type;
     size_t bytes;               /* message bytes wanted (rounded down) */
     int root;
     uint64_t seed;
@@ -114,22 +51,17 @@ typedef struct bcast_case {
 /* What a receiver's buffer must hold after the call: the root's packed
  * message unpacked over poison with the receiver's type. */
 static void expected_image(const bcast_case *c, int count, unsigned char *image,
-                           size_t recv_span, int recv_elems_kept)
+                           size_t recv_span, int recv_count)
 {
-    size_t root_span = span_of(c->type->root_type, count);
+    size_t root_span = st_span(c->type->blocks_type, count);
     unsigned char *root_image = malloc(root_span + 1);
-    int packed_size = 0, position = 0;
+    int packed_size;
     char *packed;
 
     st_fill(root_image, root_span, c->seed);
-    MPI_Pack_size(count, c->type->root_type, MPI_COMM_SELF, &packed_size);
-    packed = malloc((size_t) packed_size + 1);
-    MPI_Pack(root_image, count, c->type->root_type, packed, packed_size,
-             &position, MPI_COMM_SELF);
-    memset(image, POISON, recv_span);
-    position = 0;
-    MPI_Unpack(packed, packed_size, &position, image, recv_elems_kept,
-               c->type->recv_type, MPI_COMM_SELF);
+    packed = st_pack(root_image, count, c->type->blocks_type, &packed_size);
+    st_unpack_image(packed, packed_size, image, recv_span, recv_count,
+                    c->type->single_type);
     free(packed);
     free(root_image);
 }
@@ -137,7 +69,7 @@ static void expected_image(const bcast_case *c, int count, unsigned char *image,
 static void run_case(const bcast_case *c)
 {
     int rank, size, err;
-    size_t elem = type_size(c->type->recv_type);
+    size_t elem = st_type_size(c->type->single_type);
     int count = elem ? (int) (c->bytes / elem) : 1;
     int my_count = count;
     MPI_Datatype my_type;
@@ -148,16 +80,16 @@ static void run_case(const bcast_case *c)
 
     MPI_Comm_rank(c->comm, &rank);
     MPI_Comm_size(c->comm, &size);
-    my_type = rank == c->root ? c->type->root_type : c->type->recv_type;
+    my_type = rank == c->root ? c->type->blocks_type : c->type->single_type;
     if (rank == c->short_rank && rank != c->root) {
         my_count = count / 2;
     }
-    span = span_of(my_type, my_count);
+    span = st_span(my_type, my_count);
     buf = st_alloc(span);
     if (rank == c->root) {
         st_fill(buf.data, span, c->seed);
     } else {
-        memset(buf.data, POISON, span);
+        memset(buf.data, ST_POISON, span);
     }
 
     err = MPI_Bcast(buf.data, my_count, my_type, c->root, c->comm);
@@ -217,7 +149,7 @@ static int size_list(size_t *out)
     return n;
 }
 
-static void every_root(MPI_Comm comm, const char *name, const type_case *type,
+static void every_root(MPI_Comm comm, const char *name, const st_type *type,
                        size_t bytes, uint64_t seed)
 {
     int size;
@@ -245,10 +177,10 @@ static void types_on(MPI_Comm comm, const char *name)
 {
     size_t sizes[] = { 1, f + 1, s / w * f + 1, s * f - 1, (1 << 20) + 13 };
 
-    for (int t = 1; t < NTYPES; ++t) {
+    for (int t = 1; t < ST_NTYPES; ++t) {
         for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
-            size_t bytes = sizes[i] < type_size(types[t].recv_type)
-                ? type_size(types[t].recv_type) : sizes[i];
+            size_t bytes = sizes[i] < st_type_size(types[t].single_type)
+                ? st_type_size(types[t].single_type) : sizes[i];
             every_root(comm, name, &types[t], bytes, 2000 + 10 * (uint64_t) t + i);
         }
     }
@@ -263,7 +195,7 @@ static void truncation_on(MPI_Comm comm, const char *name)
 
     MPI_Comm_size(comm, &size);
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
-        for (int t = 0; t < NTYPES - 1; t += 4) {     /* bytes and vector */
+        for (int t = 0; t < ST_NTYPES - 1; t += 4) {  /* bytes and indexed */
             bcast_case c = { comm, name, &types[t], sizes[i], 0, 3000 + i,
                              size - 1 };
             run_case(&c);
@@ -303,7 +235,7 @@ int main(int argc, char **argv)
     f = (size_t) st_cvar("fragment_size");
     s = (size_t) st_cvar("slots");
     w = (size_t) st_cvar("banks");
-    make_types();
+    types = st_types();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);

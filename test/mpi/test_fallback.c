@@ -9,10 +9,10 @@
 
 /*
  * Calls coll/shmcico hands back to the previous component:
- *   limit      (run with coll_shmcico_bcast_max_bytes set) Bcasts up to
- *              the limit are served, larger ones count as fallback, all
- *              correct, every root, also when receivers' counts differ
- *              from the root's (the root decides);
+ *   limit      (run with every coll_shmcico_<op>_max_bytes set small)
+ *              calls up to the limit are served, larger ones count as
+ *              fallback, all correct, every root, also when receivers'
+ *              counts or types differ from the root's (it decides);
  *   intercomm  an intercommunicator is not served (the suite checks the
  *              verbose output) and the data is right;
  *   nosegment  (run with a backing directory that cannot be used) the
@@ -56,27 +56,13 @@ static void bcast_once(MPI_Comm comm, int root, size_t bytes, int count_elems,
     *fallback = st_counter("bcast_fallback") - f0;
 }
 
-static void test_limit(void)
+/* the root's size decides for everyone, whatever the receivers' counts
+ * and types: ints at the root, pairs of ints elsewhere */
+static void test_bcast_types_over_limit(void)
 {
     size_t limit = (size_t) st_cvar("bcast_max_bytes");
-    size_t sizes[] = { 1, limit, limit + 1, 100000 };
     MPI_Datatype two_ints;
 
-    ST_CHECK(limit > 0 && limit < 100000, "run with a small bcast_max_bytes (is %zu)",
-             limit);
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
-        for (int root = 0; root < size; ++root) {
-            unsigned long long served, fallback;
-            int over = sizes[i] > limit;
-            bcast_once(MPI_COMM_WORLD, root, sizes[i], (int) sizes[i], MPI_BYTE,
-                       (uint64_t) (i * 100 + root), &served, &fallback);
-            ST_CHECK(served == (over ? 0u : 1u) && fallback == (over ? 1u : 0u),
-                     "%zu B (limit %zu) root %d: served +%llu, fallback +%llu",
-                     sizes[i], limit, root, served, fallback);
-        }
-    }
-    /* the root's size decides for everyone, whatever the receivers'
-     * counts and types: ints at the root, pairs of ints elsewhere */
     MPI_Type_contiguous(2, MPI_INT, &two_ints);
     MPI_Type_commit(&two_ints);
     for (int root = 0; root < size; ++root) {
@@ -91,6 +77,57 @@ static void test_limit(void)
                  served, fallback);
     }
     MPI_Type_free(&two_ints);
+}
+
+/* counters of op moved by one call of op with these counts */
+static void limited_call(st_op op, int root, const int *counts, int over, uint64_t seed)
+{
+    char served_name[64], fallback_name[64];
+    unsigned long long s0, f0, served, fallback;
+
+    snprintf(served_name, sizeof(served_name), "%s_served", st_op_name(op));
+    snprintf(fallback_name, sizeof(fallback_name), "%s_fallback", st_op_name(op));
+    s0 = st_counter(served_name);
+    f0 = st_counter(fallback_name);
+    st_simple_call(op, MPI_COMM_WORLD, root, counts, seed);
+    served = st_counter(served_name) - s0;
+    fallback = st_counter(fallback_name) - f0;
+    ST_CHECK(served == (over ? 0u : 1u) && fallback == (over ? 1u : 0u),
+             "%s root %d counts[0]=%d (over the limit: %d): served +%llu, fallback +%llu",
+             st_op_name(op), root, counts[0], over, served, fallback);
+}
+
+/* Every operation at its limit and just over it: the limit applies to the
+ * message (bcast) or the largest block (the others), as the deciding
+ * process sees it; a v-variant with one block over the limit falls back. */
+static void test_limit(void)
+{
+    for (int op = 0; op < ST_NOPS; ++op) {
+        char name[64];
+        size_t limit;
+        int counts[64];
+
+        snprintf(name, sizeof(name), "%s_max_bytes", st_op_name((st_op) op));
+        limit = (size_t) st_cvar(name);
+        ST_CHECK(limit > 0 && limit < 50000, "run with a small %s (is %zu)", name, limit);
+        for (int root = 0; root < size; ++root) {
+            size_t sizes[] = { 1, limit, limit + 1, 50000 };
+            for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
+                for (int j = 0; j < size; ++j) {
+                    counts[j] = (int) sizes[i];
+                }
+                limited_call((st_op) op, root, counts, sizes[i] > limit,
+                             (uint64_t) (i * 100 + root));
+            }
+            if (!st_op_regular((st_op) op) && ST_BCAST != op) {
+                for (int j = 0; j < size; ++j) {
+                    counts[j] = j == (root + 1) % size ? (int) limit + 1 : 1;
+                }
+                limited_call((st_op) op, root, counts, 1, 77 + (uint64_t) root);
+            }
+        }
+    }
+    test_bcast_types_over_limit();
 }
 
 static void test_intercomm(void)
@@ -144,14 +181,27 @@ static void test_nosegment(void)
 {
     unsigned long long failed0 = st_counter("segments_failed");
     MPI_Comm dup;
+    int counts[64];
 
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    for (int root = 0; root < size; ++root) {
-        unsigned long long served, fallback;
-        bcast_once(dup, root, 70000, 70000, MPI_BYTE, 500 + (uint64_t) root,
-                   &served, &fallback);
-        ST_CHECK(0 == served && 1 == fallback,
-                 "without a segment: served +%llu, fallback +%llu", served, fallback);
+    for (int j = 0; j < size; ++j) {
+        counts[j] = 7000;
+    }
+    for (int op = 0; op < ST_NOPS; ++op) {
+        char served_name[64], fallback_name[64];
+        unsigned long long s0, f0;
+
+        snprintf(served_name, sizeof(served_name), "%s_served", st_op_name((st_op) op));
+        snprintf(fallback_name, sizeof(fallback_name), "%s_fallback", st_op_name((st_op) op));
+        for (int root = 0; root < size; ++root) {
+            s0 = st_counter(served_name);
+            f0 = st_counter(fallback_name);
+            st_simple_call((st_op) op, dup, root, counts, 500 + (uint64_t) root);
+            ST_CHECK(st_counter(served_name) == s0 && st_counter(fallback_name) == f0 + 1,
+                     "%s without a segment: served +%llu, fallback +%llu",
+                     st_op_name((st_op) op), st_counter(served_name) - s0,
+                     st_counter(fallback_name) - f0);
+        }
     }
     ST_CHECK(st_counter("segments_failed") - failed0 == 1,
              "segments_failed moved by %llu", st_counter("segments_failed") - failed0);
