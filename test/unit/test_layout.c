@@ -32,7 +32,8 @@ static void check_geometry(const mca_coll_shmcico_layout_t *l)
     size_t banks_end = l->banks_offset + l->banks * sizeof(mca_coll_shmcico_bank_t);
     size_t counts_end = l->counts_offset
         + (size_t) l->banks * l->nprocs * sizeof(uint64_t);
-    size_t ctrl_used = l->slots * sizeof(mca_coll_shmcico_flag_t);
+    size_t ctrl_used = sizeof(mca_coll_shmcico_done_t)
+        + l->slots * sizeof(mca_coll_shmcico_flag_t);
     size_t queue_used = l->slots * l->fragment_size;
 
     CHECK(l->topology_offset >= sizeof(mca_coll_shmcico_header_t),
@@ -65,12 +66,14 @@ static void check_sizes(void)
 
     CHECK(64 == sizeof(mca_coll_shmcico_flag_t), "a flag is %zu bytes",
           sizeof(mca_coll_shmcico_flag_t));
-    CHECK(128 == sizeof(mca_coll_shmcico_bank_t), "a bank is %zu bytes",
+    CHECK(64 == sizeof(mca_coll_shmcico_bank_t), "a bank is %zu bytes",
           sizeof(mca_coll_shmcico_bank_t));
+    CHECK(64 == sizeof(mca_coll_shmcico_done_t), "done[] is %zu bytes",
+          sizeof(mca_coll_shmcico_done_t));
     for (size_t a = 0; a < sizeof(pages) / sizeof(pages[0]); ++a)
     for (size_t b = 0; b < sizeof(procs) / sizeof(procs[0]); ++b)
     for (size_t c = 0; c < sizeof(slot_counts) / sizeof(slot_counts[0]); ++c)
-    for (uint32_t banks = 1; banks <= slot_counts[c]; banks *= 2)
+    for (uint32_t banks = 1; banks <= slot_counts[c] && banks <= 8; banks *= 2)
     for (size_t d = 0; d < sizeof(fragments) / sizeof(fragments[0]); ++d) {
         mca_coll_shmcico_layout_t l;
         int rc = mca_coll_shmcico_layout_init(&l, pages[a], procs[b],
@@ -91,6 +94,8 @@ static void check_refused(void)
           "slots not a multiple of banks accepted");
     CHECK(0 != mca_coll_shmcico_layout_init(&l, 4096, 4, 8, 0, 8192),
           "zero banks accepted");
+    CHECK(0 != mca_coll_shmcico_layout_init(&l, 4096, 4, 16, 16, 8192),
+          "more banks than done[] holds accepted");
     CHECK(0 != mca_coll_shmcico_layout_init(&l, 4096, 4, 8, 2, 100),
           "fragment not a multiple of the cache line accepted");
     CHECK(0 != mca_coll_shmcico_layout_init(&l, 4096, 4, 8, 2, 32),
@@ -120,9 +125,14 @@ static void check_format_and_view(void)
     CHECK(view.leaders[0] == 0 && view.leaders[1] == 1 && view.leaders[2] == 0
           && view.leaders[3] == 1 && view.leaders[4] == 4 && view.leaders[5] == 4,
           "leaders wrong");
+    CHECK((unsigned char *) mca_coll_shmcico_done(&view, 2)
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride, "done address");
     CHECK((unsigned char *) mca_coll_shmcico_flag(&view, 2, 3)
-          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 3 * 64,
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 64 + 3 * 64,
           "flag address");
+    CHECK(mca_coll_shmcico_fragment(&view, 1, 2, 32) == mca_coll_shmcico_flag(&view, 1, 2)->data
+          && mca_coll_shmcico_fragment(&view, 1, 2, 33) == mca_coll_shmcico_slot(&view, 1, 2),
+          "inline fragments in the flag, larger ones in the slot");
     CHECK(mca_coll_shmcico_slot(&view, 5, 7)
           == (unsigned char *) base + l.procs_offset + 5 * l.proc_stride
              + l.ctrl_bytes + 7 * 8192, "slot address");

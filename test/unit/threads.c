@@ -43,14 +43,21 @@ static void *thread_main(void *p)
     return NULL;
 }
 
-static int banks_busy(const threads_world *w)
+/* banks some process is not done with: every process must have said it
+ * is done with the last use of every bank */
+static int banks_busy(threads_world *w)
 {
-    const mca_coll_shmcico_bank_t *banks = (const mca_coll_shmcico_bank_t *)
-        ((const char *) w->base + w->layout.banks_offset);
+    mca_coll_shmcico_view_t view;
     int busy = 0;
 
+    if (0 != mca_coll_shmcico_view_init(&view, w->base, &w->layout)) {
+        return 1;
+    }
     for (uint32_t b = 0; b < w->layout.banks; ++b) {
-        busy += 0 != atomic_load(&banks[b].nreaders);
+        uint64_t last = atomic_load(&mca_coll_shmcico_done(&view, 0)->use[b]);
+        for (int i = 1; i < w->p; ++i) {
+            busy += atomic_load(&mca_coll_shmcico_done(&view, i)->use[b]) != last;
+        }
     }
     return busy;
 }
@@ -92,7 +99,7 @@ int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
         failures += args[i].failures;
     }
     if (banks_busy(&w)) {
-        fprintf(stderr, "a bank still has readers after the last operation\n");
+        fprintf(stderr, "a process is not done with a bank after the last operation\n");
         ++failures;
     }
     pthread_barrier_destroy(&barrier);

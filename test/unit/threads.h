@@ -29,8 +29,8 @@ typedef int (*threads_body_fn)(threads_world *w, mca_coll_shmcico_engine_t *engi
                                void *arg);
 
 /* Run body on p threads over a fresh segment of the given geometry;
- * returns the failures of all threads, and checks that every bank is
- * free at the end (one failure if not). */
+ * returns the failures of all threads, and checks that every process is
+ * done with the last use of every bank at the end (one failure if not). */
 int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
                 threads_body_fn body, void *arg);
 

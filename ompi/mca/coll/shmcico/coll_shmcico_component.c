@@ -209,8 +209,8 @@ static int shmcico_register(void)
                  "banks", OPAL_INFO_LVL_5, &c->params.slots);
     c->params.banks = DEFAULT_BANKS;
     register_int("banks",
-                 "Banks the slots are split into (w >= 1): while the readers "
-                 "drain one bank the writer fills the next", OPAL_INFO_LVL_5,
+                 "Banks the slots are split into (1 <= w <= 8): while the "
+                 "readers drain one bank the writer fills the next", OPAL_INFO_LVL_5,
                  &c->params.banks);
     c->params.fragment_size = DEFAULT_FRAGMENT;
     register_size("fragment_size",
@@ -279,6 +279,10 @@ static void check_params(void)
     size_t rounded;
 
     check_int("banks", &p->banks, 1, DEFAULT_BANKS);
+    if (p->banks > MCA_COLL_SHMCICO_MAX_BANKS) {
+        warn("banks", p->banks, MCA_COLL_SHMCICO_MAX_BANKS);
+        p->banks = MCA_COLL_SHMCICO_MAX_BANKS;
+    }
     check_int("slots", &p->slots, 1, DEFAULT_SLOTS);
     if (0 != p->slots % p->banks) {
         int up = (p->slots / p->banks + 1) * p->banks;

@@ -22,6 +22,9 @@
 void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
                                  unsigned *spins)
 {
+    if (NULL != waiter->idle && waiter->idle(waiter->idle_ctx)) {
+        return;
+    }
     if (waiter->yield) {
         /* more processes than cores: the process we wait for may need
          * this core to make progress */
@@ -52,35 +55,47 @@ static void use_start(mca_coll_shmcico_engine_t *engine,
     use->first_slot = bank * mca_coll_shmcico_bank_slots(engine);
 }
 
+void mca_coll_shmcico_bank_next(mca_coll_shmcico_engine_t *engine,
+                                mca_coll_shmcico_use_t *use)
+{
+    use_start(engine, use);
+}
+
 void mca_coll_shmcico_bank_acquire(mca_coll_shmcico_engine_t *engine,
                                    mca_coll_shmcico_use_t *use)
 {
+    uint64_t previous;
     unsigned spins = 0;
 
     use_start(engine, use);
-    /* Acquire pairs with the members' release decrement in
-     * mca_coll_shmcico_bank_leave(): once nreaders reads 0, every member
-     * of the previous use has finished reading the bank's slots and
-     * writing its flags, so they can be overwritten. */
-    while (0 != atomic_load_explicit(&use->bank->nreaders,
-                                     memory_order_acquire)) {
-        mca_coll_shmcico_wait_round(&engine->waiter, &spins);
+    if (use->seq <= engine->view.layout.banks) {
+        return;                     /* the bank's first use */
+    }
+    previous = use->seq - engine->view.layout.banks;
+    for (int i = 0; i < engine->nprocs; ++i) {
+        _Atomic uint64_t *done = &mca_coll_shmcico_done(&engine->view, i)->use[use->bank_index];
+
+        /* Acquire pairs with the release in mca_coll_shmcico_bank_done():
+         * once process i says it is done with the previous use, its
+         * reads of the bank's slots and its writes of flags are over, so
+         * they can be overwritten. */
+        while (i != engine->rank
+               && atomic_load_explicit(done, memory_order_acquire) < previous) {
+            mca_coll_shmcico_wait_round(&engine->waiter, &spins);
+        }
     }
 }
 
-void mca_coll_shmcico_bank_publish(mca_coll_shmcico_use_t *use,
-                                   int64_t nreaders, uint64_t total,
+void mca_coll_shmcico_bank_publish(mca_coll_shmcico_use_t *use, uint64_t total,
                                    uint32_t mode)
 {
     use->total = total;
     use->mode = mode;
-    atomic_store_explicit(&use->bank->nreaders, nreaders, memory_order_relaxed);
     atomic_store_explicit(&use->bank->total, total, memory_order_relaxed);
     atomic_store_explicit(&use->bank->mode, mode, memory_order_relaxed);
     /* Release pairs with the acquire in mca_coll_shmcico_bank_join(): it
-     * orders nreaders, total, mode and the vector counts before op, so
-     * a member that sees op sees them, and its decrement of nreaders
-     * always comes after the store above. */
+     * orders total, mode and the vector counts before op, so a member
+     * that sees op sees them. */
     atomic_store_explicit(&use->bank->op, use->seq, memory_order_release);
 }
 
@@ -88,18 +103,36 @@ void mca_coll_shmcico_bank_join(mca_coll_shmcico_engine_t *engine,
                                 mca_coll_shmcico_use_t *use)
 {
     use_start(engine, use);
-    /* acquire: pairs with the release of op in _publish() */
+    /* acquire: pairs with the release of op in _publish(); waiting for
+     * equality is safe because the next owner of the bank waits for this
+     * process to be done with this use before publishing another */
     mca_coll_shmcico_wait_equal(&engine->waiter, &use->bank->op, use->seq);
     use->total = atomic_load_explicit(&use->bank->total, memory_order_relaxed);
     use->mode = atomic_load_explicit(&use->bank->mode, memory_order_relaxed);
 }
 
-void mca_coll_shmcico_bank_leave(mca_coll_shmcico_use_t *use)
+void mca_coll_shmcico_bank_done(mca_coll_shmcico_engine_t *engine,
+                                const mca_coll_shmcico_use_t *use)
 {
     /* Release pairs with the acquire in mca_coll_shmcico_bank_acquire():
-     * this member's reads of slots and writes of flags of this use happen
-     * before the next owner reuses them. */
-    atomic_fetch_sub_explicit(&use->bank->nreaders, 1, memory_order_release);
+     * this process's reads of slots and writes of flags of this use
+     * happen before the next owner reuses them.  A plain store to the
+     * process's own line: it does not wait for anything. */
+    atomic_store_explicit(&mca_coll_shmcico_done(&engine->view, engine->rank)->use[use->bank_index],
+                          use->seq, memory_order_release);
+}
+
+#define PREFETCHED_PROCS 16
+
+void mca_coll_shmcico_bank_prefetch(const mca_coll_shmcico_engine_t *engine)
+{
+    uint32_t bank = (uint32_t) ((engine->op + 1) % engine->view.layout.banks);
+    int n = engine->nprocs - 1 < PREFETCHED_PROCS ? engine->nprocs - 1 : PREFETCHED_PROCS;
+
+    for (int i = 1; i <= n; ++i) {
+        int proc = (engine->rank + i) % engine->nprocs;
+        __builtin_prefetch(&mca_coll_shmcico_done(&engine->view, proc)->use[bank], 0, 3);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -136,35 +169,42 @@ void mca_coll_shmcico_engine_fini(mca_coll_shmcico_engine_t *engine)
 /* ------------------------------------------------------------------ */
 /* Streams                                                              */
 
-bool mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
-                                  mca_coll_shmcico_stream_t *src)
+size_t mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
+                                    mca_coll_shmcico_stream_t *src, size_t max,
+                                    bool *complete)
 {
     unsigned char bounce[4096];
-    bool complete = true;
+    size_t left = src->length - src->done, len = left < max ? left : max;
 
     if (NULL != src->contig) {
-        return mca_coll_shmcico_stream_get(dst, src->contig + src->done,
-                                           src->length - src->done);
+        *complete &= mca_coll_shmcico_stream_get(dst, src->contig + src->done, len);
+        src->done += len;
+        return len;
     }
-    while (src->done < src->length) {
-        size_t left = src->length - src->done;
-        size_t len = mca_coll_shmcico_stream_put(src, bounce,
-                                                 left < sizeof(bounce) ? left
-                                                                       : sizeof(bounce));
-        complete &= mca_coll_shmcico_stream_get(dst, bounce, len);
-    }
-    return complete;
+    len = len < sizeof(bounce) ? len : sizeof(bounce);
+    mca_coll_shmcico_stream_put(src, bounce, len);
+    *complete &= mca_coll_shmcico_stream_get(dst, bounce, len);
+    return len;
 }
 
 /* ------------------------------------------------------------------ */
 /* Queues                                                               */
 
+/* Every queue has at least one fragment, an empty one when it carries
+ * no bytes: its flag tells the reader about the operation. */
 static uint64_t fragments_of(const mca_coll_shmcico_engine_t *engine,
                              uint64_t bytes)
 {
     uint64_t f = engine->view.layout.fragment_size;
 
-    return (bytes + f - 1) / f;
+    return bytes == 0 ? 1 : (bytes + f - 1) / f;
+}
+
+static uint64_t uses_of(const mca_coll_shmcico_engine_t *engine, uint64_t largest)
+{
+    uint64_t per_use = mca_coll_shmcico_bank_slots(engine);
+
+    return (fragments_of(engine, largest) + per_use - 1) / per_use;
 }
 
 /* fragments of queue q that travel in bank use u: [*first, *end) */
@@ -191,36 +231,36 @@ static uint32_t fragment_slot(const mca_coll_shmcico_engine_t *engine,
  * stream had more than the owner expected. */
 static void write_fragment(mca_coll_shmcico_engine_t *engine,
                            const mca_coll_shmcico_use_t *use,
-                           mca_coll_shmcico_queue_t *q, uint64_t k)
+                           mca_coll_shmcico_queue_t *q, uint64_t k, uint64_t total)
 {
     uint64_t f = engine->view.layout.fragment_size;
     uint64_t share = q->bytes - k * f < f ? q->bytes - k * f : f;
     uint64_t left = q->stream->length - q->stream->done;
     uint32_t slot = fragment_slot(engine, use, k);
-    uint64_t size;
+    uint64_t size = share < left ? share : left;
 
-    size = mca_coll_shmcico_stream_put(q->stream,
-                                       mca_coll_shmcico_slot(&engine->view, q->proc, slot),
-                                       share < left ? share : left);
+    mca_coll_shmcico_stream_put(q->stream,
+                                mca_coll_shmcico_fragment(&engine->view, q->proc, slot, size),
+                                size);
     if (k + 1 == fragments_of(engine, q->bytes) && q->stream->done < q->stream->length) {
         size |= MCA_COLL_SHMCICO_FLAG_OVERFLOW;
     }
     mca_coll_shmcico_flag_post(mca_coll_shmcico_flag(&engine->view, q->proc, slot),
-                               use->seq, size);
+                               use->seq, size, total, q->bytes);
 }
 
 /* Fragments of bank use u, round robin over the queues, so that every
  * reader gets its first fragment early. */
 static void write_queues(mca_coll_shmcico_engine_t *engine,
                          const mca_coll_shmcico_use_t *use, uint64_t u,
-                         mca_coll_shmcico_queue_t *queues, int n)
+                         mca_coll_shmcico_queue_t *queues, int n, uint64_t total)
 {
     uint64_t per_use = mca_coll_shmcico_bank_slots(engine);
 
     for (uint64_t k = u * per_use; k < (u + 1) * per_use; ++k) {
         for (int i = 0; i < n; ++i) {
             if (k < fragments_of(engine, queues[i].bytes)) {
-                write_fragment(engine, use, &queues[i], k);
+                write_fragment(engine, use, &queues[i], k, total);
             }
         }
     }
@@ -233,17 +273,19 @@ static bool try_read_fragment(mca_coll_shmcico_engine_t *engine,
 {
     uint32_t slot = fragment_slot(engine, use, q->next);
     mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(&engine->view, q->proc, slot);
-    uint64_t size;
+    uint64_t size, bytes;
 
-    /* acquire: pairs with the release in mca_coll_shmcico_flag_post() */
-    if (atomic_load_explicit(&flag->seq, memory_order_acquire) != use->seq) {
+    if (!mca_coll_shmcico_flag_ready(flag, use->seq)) {
         return false;
     }
     size = atomic_load_explicit(&flag->size, memory_order_relaxed);
+    bytes = size & ~MCA_COLL_SHMCICO_FLAG_BITS;
     q->complete &= 0 == (size & MCA_COLL_SHMCICO_FLAG_OVERFLOW);
     q->complete &= mca_coll_shmcico_stream_get(q->stream,
-                                               mca_coll_shmcico_slot(&engine->view, q->proc, slot),
-                                               size & ~MCA_COLL_SHMCICO_FLAG_OVERFLOW);
+                                               mca_coll_shmcico_fragment(&engine->view,
+                                                                         q->proc, slot,
+                                                                         bytes),
+                                               bytes);
     ++q->next;
     return true;
 }
@@ -303,14 +345,14 @@ static uint64_t largest_queue(const mca_coll_shmcico_plan_t *plan)
     return largest;
 }
 
-/* The owner takes a bank use; the first one carries counts[]. */
+/* The owner takes a bank use; the first one carries counts[].  A call it
+ * hands back is announced to the readers of its queues in their first
+ * flag, since they learn everything from the flags. */
 static void open_use_as_owner(mca_coll_shmcico_engine_t *engine,
                               const mca_coll_shmcico_plan_t *plan,
                               mca_coll_shmcico_use_t *use, uint64_t u,
                               uint64_t total)
 {
-    int64_t members = engine->nprocs - 1;
-
     mca_coll_shmcico_bank_acquire(engine, use);
     if (0 == u) {
         _Atomic uint64_t *counts = mca_coll_shmcico_counts(&engine->view, use->bank_index);
@@ -319,9 +361,103 @@ static void open_use_as_owner(mca_coll_shmcico_engine_t *engine,
             atomic_store_explicit(&counts[i], plan->counts[i], memory_order_relaxed);
         }
     }
-    mca_coll_shmcico_bank_publish(use, members + (plan->owner_reads && !plan->decline),
-                                  total, plan->decline ? MCA_COLL_SHMCICO_MODE_DECLINE
-                                                       : MCA_COLL_SHMCICO_MODE_SERVE);
+    mca_coll_shmcico_bank_publish(use, total, plan->decline ? MCA_COLL_SHMCICO_MODE_DECLINE
+                                                            : MCA_COLL_SHMCICO_MODE_SERVE);
+    for (int i = 0; plan->decline && i < plan->nwrites; ++i) {
+        mca_coll_shmcico_flag_post(mca_coll_shmcico_flag(&engine->view, plan->writes[i].proc,
+                                                         use->first_slot),
+                                   use->seq, MCA_COLL_SHMCICO_FLAG_DECLINE, 0, 0);
+    }
+}
+
+/* A reader that does not join the bank learns its queue's bytes, the
+ * largest queue and the owner's decision from the first flag. */
+static void read_headers(mca_coll_shmcico_engine_t *engine,
+                         mca_coll_shmcico_use_t *use, mca_coll_shmcico_queue_t *queues,
+                         int n)
+{
+    use->mode = MCA_COLL_SHMCICO_MODE_SERVE;
+    use->total = 0;
+    for (int i = 0; i < n; ++i) {
+        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(&engine->view, queues[i].proc,
+                                                              use->first_slot);
+        uint64_t size = mca_coll_shmcico_flag_wait(&engine->waiter, flag, use->seq);
+        uint64_t total = atomic_load_explicit(&flag->total, memory_order_relaxed);
+
+        if (size & MCA_COLL_SHMCICO_FLAG_DECLINE) {
+            use->mode = MCA_COLL_SHMCICO_MODE_DECLINE;
+        }
+        queues[i].bytes = atomic_load_explicit(&flag->own, memory_order_relaxed);
+        queues[i].next = 0;
+        queues[i].complete = true;
+        use->total = total > use->total ? total : use->total;
+    }
+}
+
+/* Open bank use u of the plan; false when the owner hands the call back. */
+static bool open_use(mca_coll_shmcico_engine_t *engine, const mca_coll_shmcico_plan_t *plan,
+                     mca_coll_shmcico_use_t *use, uint64_t u, uint64_t total)
+{
+    if (plan->owner) {
+        open_use_as_owner(engine, plan, use, u, total);
+    } else if (plan->nwrites > 0) {
+        /* a writer needs the owner's publication before it writes */
+        mca_coll_shmcico_bank_join(engine, use);
+        if (0 == u) {
+            const _Atomic uint64_t *published = mca_coll_shmcico_counts(&engine->view,
+                                                                        use->bank_index);
+            start_queues(plan->writes, plan->nwrites, published, NULL);
+            start_queues(plan->reads, plan->nreads, published, NULL);
+        }
+    } else {
+        mca_coll_shmcico_bank_next(engine, use);
+        if (0 == u) {
+            read_headers(engine, use, plan->reads, plan->nreads);
+        }
+    }
+    return MCA_COLL_SHMCICO_MODE_DECLINE != use->mode;
+}
+
+/* A process's own block is copied while it waits for the others' data
+ * (idle work of the waiting loop), a piece at a time, and whatever is
+ * left at the end. */
+#define SELF_COPY_PIECE 4096
+
+typedef struct self_copy_t {
+    mca_coll_shmcico_stream_t *src;
+    mca_coll_shmcico_stream_t *dst;
+    bool complete;
+} self_copy_t;
+
+static bool self_copy_piece(void *ctx)
+{
+    self_copy_t *copy = ctx;
+
+    return 0 != mca_coll_shmcico_stream_copy(copy->dst, copy->src, SELF_COPY_PIECE,
+                                             &copy->complete);
+}
+
+static void self_copy_start(mca_coll_shmcico_engine_t *engine,
+                            const mca_coll_shmcico_plan_t *plan, self_copy_t *copy)
+{
+    copy->src = plan->self_src;
+    copy->dst = plan->self_dst;
+    copy->complete = true;
+    if (NULL != copy->src && NULL != copy->dst) {
+        engine->waiter.idle = self_copy_piece;
+        engine->waiter.idle_ctx = copy;
+    }
+}
+
+static bool self_copy_finish(mca_coll_shmcico_engine_t *engine, self_copy_t *copy)
+{
+    engine->waiter.idle = NULL;
+    engine->waiter.idle_ctx = NULL;
+    if (NULL != copy->src && NULL != copy->dst) {
+        while (self_copy_piece(copy)) {
+        }
+    }
+    return copy->complete;
 }
 
 static bool queues_complete(const mca_coll_shmcico_queue_t *queues, int n)
@@ -337,9 +473,10 @@ static bool queues_complete(const mca_coll_shmcico_queue_t *queues, int n)
 int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
                                 const mca_coll_shmcico_plan_t *plan)
 {
-    uint64_t per_use = mca_coll_shmcico_bank_slots(engine), uses = 1, total = 0;
-    bool complete = true;
+    uint64_t uses = 1, total = 0;
     mca_coll_shmcico_use_t use;
+    self_copy_t copy = { NULL, NULL, true };
+    int ret;
 
     if (plan->owner) {
         start_queues(plan->writes, plan->nwrites, NULL, plan->counts);
@@ -347,33 +484,21 @@ int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
         total = largest_queue(plan);
     }
     for (uint64_t u = 0; u < uses; ++u) {
-        if (plan->owner) {
-            open_use_as_owner(engine, plan, &use, u, total);
-        } else {
-            mca_coll_shmcico_bank_join(engine, &use);
-        }
-        if (MCA_COLL_SHMCICO_MODE_DECLINE == use.mode) {
-            if (!plan->owner) {
-                mca_coll_shmcico_bank_leave(&use);
-            }
+        if (!open_use(engine, plan, &use, u, total)) {
+            mca_coll_shmcico_bank_done(engine, &use);
             return MCA_COLL_SHMCICO_DECLINED;
         }
-        if (0 == u && !plan->owner) {
-            const _Atomic uint64_t *published = mca_coll_shmcico_counts(&engine->view,
-                                                                        use.bank_index);
-            start_queues(plan->writes, plan->nwrites, published, NULL);
-            start_queues(plan->reads, plan->nreads, published, NULL);
+        if (0 == u) {
+            total = use.total;
+            uses = uses_of(engine, total);
+            self_copy_start(engine, plan, &copy);
         }
-        uses = (fragments_of(engine, use.total) + per_use - 1) / per_use;
-        write_queues(engine, &use, u, plan->writes, plan->nwrites);
-        if (0 == u && NULL != plan->self_src && NULL != plan->self_dst) {
-            complete &= mca_coll_shmcico_stream_copy(plan->self_dst, plan->self_src);
-        }
+        write_queues(engine, &use, u, plan->writes, plan->nwrites, total);
         read_queues(engine, &use, u, plan->reads, plan->nreads);
-        if (!plan->owner || plan->owner_reads) {
-            mca_coll_shmcico_bank_leave(&use);
-        }
+        mca_coll_shmcico_bank_done(engine, &use);
     }
-    complete &= queues_complete(plan->reads, plan->nreads);
-    return complete ? MCA_COLL_SHMCICO_DONE : MCA_COLL_SHMCICO_TRUNCATED;
+    ret = self_copy_finish(engine, &copy) && queues_complete(plan->reads, plan->nreads)
+        ? MCA_COLL_SHMCICO_DONE : MCA_COLL_SHMCICO_TRUNCATED;
+    mca_coll_shmcico_bank_prefetch(engine);
+    return ret;
 }

@@ -28,21 +28,20 @@
  *            | topology: numa[p]     NUMA node of each rank     |
  *            |           leaders[p]  leader rank of its node    |
  *            +--------------------------------------------------+
- *            | bank control, w entries of two cache lines:      |
- *            |   line 0: op, total, mode  (written by the owner)|
- *            |   line 1: nreaders         (counted down by the  |
- *            |                             members)             |
+ *            | bank control, w cache lines: op, total, mode     |
+ *            |   (written by the owner of the bank's use)       |
  *            | vector metadata, w entries: counts[p] (bytes)    |
  *            +--------------------------------------------------+
- *            | process 0: ctrl[s], one cache line per slot:     |  process 0's
- *            |              (seq, size) of the slot's content   |  NUMA node
+ *            | process 0: done[w], the last use of each bank    |  process 0's
+ *            |              it is done with (its own line)      |  NUMA node
+ *            |            ctrl[s], one cache line per slot:     |
+ *            |              seq, size, total, own, 32 bytes of  |
+ *            |              inline data                         |
  *            |            q[s], s slots of f bytes              |
  *            +--------------------------------------------------+
- *            | process 1: ctrl[s], q[s]                         |  process 1's
+ *            | process 1: done[w], ctrl[s], q[s]                |  process 1's
  *            +--------------------------------------------------+
  *            | ...                                              |
- *            +--------------------------------------------------+
- *            | process p-1: ctrl[s], q[s]                       |
  *            +--------------------------------------------------+
  *
  * Bank b is the group of slots [b*s/w, (b+1)*s/w) of every queue.
@@ -52,16 +51,27 @@
  * operations, all agree on op without talking.
  *
  *  - The owner of a use (the root, or rank 0 when there is no root)
- *    waits until bank.nreaders is 0 (the members of the previous use of
- *    the bank are done), sets nreaders to the number of members, fills
- *    in the metadata and publishes bank.op = n.
- *  - A member waits until bank.op == n, reads the metadata, moves its
- *    data, and decrements bank.nreaders when it no longer touches the
- *    bank's slots or flags.
- *  - A slot flag holds (seq, size): the writer stores size, then seq = n
- *    with release; the reader waits for seq == n with acquire.  The
- *    64-bit sequence never repeats, so flags need no reset and a stale
- *    flag can never be mistaken for a fresh one.
+ *    waits until every other process is done with the bank's previous
+ *    use, n - w (their done[b] >= n - w), fills in the metadata and
+ *    publishes bank.op = n.
+ *  - A process that needs the owner's metadata (a writer into its own
+ *    queue) waits until bank.op == n.  A reader learns all it needs from
+ *    the flags of its fragments, which the writer posts only after the
+ *    publication.
+ *  - Every process, the owner too, stores done[b] = n when it no longer
+ *    touches the use's slots or flags.
+ *  - A slot flag holds (seq, size, ...): the writer stores the rest, then
+ *    seq = n with release; the reader waits for seq == n with acquire.
+ *    The 64-bit sequence never repeats, so flags need no reset and a
+ *    stale flag can never be mistaken for a fresh one.  A fragment of up
+ *    to 32 bytes travels inside its flag's cache line.
+ *
+ * The "done" stores replace the papers' nreaders counter, which every
+ * reader decrements with an atomic read-modify-write on one shared
+ * line: such an instruction waits for the line and for all earlier
+ * stores of the process, while a store to a line of one's own does not
+ * wait at all.  The owner checks the p - 1 lines with loads that run in
+ * parallel (and were prefetched at the end of the previous operation).
  */
 
 #ifndef MCA_COLL_SHMCICO_ENGINE_H
@@ -75,7 +85,9 @@
 
 #define MCA_COLL_SHMCICO_CACHELINE      64
 #define MCA_COLL_SHMCICO_MAGIC          UINT64_C(0x4f43494343484d53) /* "SMHCCICO" */
-#define MCA_COLL_SHMCICO_LAYOUT_VERSION 1
+#define MCA_COLL_SHMCICO_LAYOUT_VERSION 2
+#define MCA_COLL_SHMCICO_MAX_BANKS      8   /**< done[] fits one cache line */
+#define MCA_COLL_SHMCICO_INLINE         32  /**< bytes carried inside a flag */
 
 /** Return codes of the engine (all >= 0; the glue maps them to MPI). */
 enum {
@@ -84,9 +96,13 @@ enum {
     MCA_COLL_SHMCICO_DECLINED       /**< the owner handed the call back */
 };
 
-/** Bit of a flag's size: the writer had more bytes than the owner
- *  published for its queue (the reader reports a truncation). */
+/** Bits of a flag's size: the writer had more bytes than the owner
+ *  published for its queue (the reader reports a truncation); the owner
+ *  hands the call back (no data follows). */
 #define MCA_COLL_SHMCICO_FLAG_OVERFLOW (UINT64_C(1) << 63)
+#define MCA_COLL_SHMCICO_FLAG_DECLINE  (UINT64_C(1) << 62)
+#define MCA_COLL_SHMCICO_FLAG_BITS     (MCA_COLL_SHMCICO_FLAG_OVERFLOW \
+                                        | MCA_COLL_SHMCICO_FLAG_DECLINE)
 
 /** What the owner of a bank use decided for the operation. */
 enum {
@@ -106,18 +122,31 @@ typedef struct mca_coll_shmcico_header_t {
     _Atomic uint32_t attached;      /**< processes that mapped and checked it */
 } mca_coll_shmcico_header_t;
 
-/** Control of one bank.  The owner writes line 0, members line 1. */
+/** Control of one bank, written by the owner of each use. */
 typedef struct mca_coll_shmcico_bank_t {
     _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t op;
     _Atomic uint64_t total;         /**< bytes of the operation (owner's view) */
     _Atomic uint32_t mode;          /**< MCA_COLL_SHMCICO_MODE_* */
-    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic int64_t nreaders;
 } mca_coll_shmcico_bank_t;
 
-/** Flag of one slot: the slot holds "size" bytes of bank use "seq". */
+/** The last use of each bank a process is done with (its own line). */
+typedef struct mca_coll_shmcico_done_t {
+    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t use[MCA_COLL_SHMCICO_MAX_BANKS];
+} mca_coll_shmcico_done_t;
+
+/**
+ * Flag of one slot: the slot holds "size" bytes of bank use "seq"
+ * (fragments of up to MCA_COLL_SHMCICO_INLINE bytes are in data[]
+ * instead).  total and own carry what a reader needs to know of the
+ * whole operation: Bcast's total, a Scatter queue's bytes (own) and the
+ * largest queue (total).
+ */
 typedef struct mca_coll_shmcico_flag_t {
     _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t seq;
     _Atomic uint64_t size;
+    _Atomic uint64_t total;
+    _Atomic uint64_t own;
+    unsigned char data[MCA_COLL_SHMCICO_INLINE];
 } mca_coll_shmcico_flag_t;
 
 /** Offsets and sizes of every block of a segment. */
@@ -131,7 +160,7 @@ typedef struct mca_coll_shmcico_layout_t {
     size_t banks_offset;
     size_t counts_offset;           /**< counts[p] of bank 0; bank b at + b*p */
     size_t procs_offset;            /**< block of process 0 */
-    size_t ctrl_bytes;              /**< ctrl[s] rounded up to a page */
+    size_t ctrl_bytes;              /**< done[] and ctrl[s], rounded up to a page */
     size_t proc_stride;             /**< bytes between two process blocks */
     size_t segment_size;
 } mca_coll_shmcico_layout_t;
@@ -147,15 +176,19 @@ typedef struct mca_coll_shmcico_view_t {
 } mca_coll_shmcico_view_t;
 
 /**
- * How a process waits: spin, and every spins_per_progress rounds call
+ * How a process waits: first it does a piece of idle work, if any is
+ * set (copying its own block while the others' data is not there yet);
+ * otherwise it spins, and every spins_per_progress rounds calls
  * progress() (Open MPI's opal_progress) so that other communication
- * keeps moving; when yield is set (more processes than cores) give the
- * core away on every round.
+ * keeps moving; when yield is set (more processes than cores) it gives
+ * the core away on every round.
  */
 typedef struct mca_coll_shmcico_waiter_t {
     void (*progress)(void);
     bool yield;
     unsigned spins_per_progress;
+    bool (*idle)(void *ctx);        /**< false once there is nothing left */
+    void *idle_ctx;
 } mca_coll_shmcico_waiter_t;
 
 struct mca_coll_shmcico_queue_t;
@@ -177,15 +210,16 @@ typedef struct mca_coll_shmcico_use_t {
     mca_coll_shmcico_bank_t *bank;
     uint32_t bank_index;
     uint32_t first_slot;            /**< first slot index of the bank */
-    uint64_t total;                 /**< owner's total, read by members */
+    uint64_t total;                 /**< owner's total (members: after join) */
     uint32_t mode;
 } mca_coll_shmcico_use_t;
 
 /**
  * A byte stream over a user buffer.  Contiguous data is copied with
  * memcpy; anything else goes through pack/unpack callbacks (the glue
- * wraps Open MPI's convertor).  "length" is what this process can give
- * (sender) or take (receiver); a receiver never takes more.
+ * wraps Open MPI's convertor), which must move exactly the bytes asked
+ * for.  "length" is what this process can give (sender) or take
+ * (receiver); a receiver never takes more.
  */
 typedef struct mca_coll_shmcico_stream_t mca_coll_shmcico_stream_t;
 typedef size_t (*mca_coll_shmcico_stream_fn_t)(mca_coll_shmcico_stream_t *stream,
@@ -245,12 +279,17 @@ mca_coll_shmcico_proc_block(const mca_coll_shmcico_view_t *view, int proc)
         + (size_t) proc * view->layout.proc_stride;
 }
 
+static inline mca_coll_shmcico_done_t *
+mca_coll_shmcico_done(const mca_coll_shmcico_view_t *view, int proc)
+{
+    return (mca_coll_shmcico_done_t *) mca_coll_shmcico_proc_block(view, proc);
+}
+
 static inline mca_coll_shmcico_flag_t *
 mca_coll_shmcico_flag(const mca_coll_shmcico_view_t *view, int proc,
                       uint32_t slot)
 {
-    return (mca_coll_shmcico_flag_t *) mca_coll_shmcico_proc_block(view, proc)
-        + slot;
+    return (mca_coll_shmcico_flag_t *) (mca_coll_shmcico_done(view, proc) + 1) + slot;
 }
 
 static inline unsigned char *
@@ -300,25 +339,47 @@ mca_coll_shmcico_wait_equal(const mca_coll_shmcico_waiter_t *waiter,
 /* Slot flags                                                           */
 
 /**
- * Mark a slot as holding size bytes of bank use seq.  The release store
- * of seq pairs with the acquire load in mca_coll_shmcico_flag_wait(): it
- * orders the slot's data (and the size) before the flag, so a reader
- * that sees seq also sees the data.
+ * Mark a slot as holding size bytes (and flag bits) of bank use seq,
+ * with what the reader needs to know of the whole operation.  The
+ * release store of seq pairs with the acquire load in
+ * mca_coll_shmcico_flag_wait() and mca_coll_shmcico_flag_ready(): it
+ * orders the fragment (in the slot or in the flag's data) and the other
+ * fields before seq, so a reader that sees seq sees them all.
  */
 static inline void mca_coll_shmcico_flag_post(mca_coll_shmcico_flag_t *flag,
-                                              uint64_t seq, uint64_t size)
+                                              uint64_t seq, uint64_t size,
+                                              uint64_t total, uint64_t own)
 {
     atomic_store_explicit(&flag->size, size, memory_order_relaxed);
+    atomic_store_explicit(&flag->total, total, memory_order_relaxed);
+    atomic_store_explicit(&flag->own, own, memory_order_relaxed);
     atomic_store_explicit(&flag->seq, seq, memory_order_release);
 }
 
-/** Wait for a slot of bank use seq and return its size (see _post). */
+/** Whether the flag holds bank use seq (acquire: see _post). */
+static inline bool mca_coll_shmcico_flag_ready(mca_coll_shmcico_flag_t *flag,
+                                               uint64_t seq)
+{
+    return atomic_load_explicit(&flag->seq, memory_order_acquire) == seq;
+}
+
+/** Wait for a flag of bank use seq and return its size (see _post). */
 static inline uint64_t
 mca_coll_shmcico_flag_wait(const mca_coll_shmcico_waiter_t *waiter,
                            mca_coll_shmcico_flag_t *flag, uint64_t seq)
 {
     mca_coll_shmcico_wait_equal(waiter, &flag->seq, seq);
     return atomic_load_explicit(&flag->size, memory_order_relaxed);
+}
+
+/** Where a fragment of size bytes lies: in its flag, or in the slot. */
+static inline unsigned char *
+mca_coll_shmcico_fragment(const mca_coll_shmcico_view_t *view, int proc,
+                          uint32_t slot, uint64_t size)
+{
+    return size <= MCA_COLL_SHMCICO_INLINE
+        ? mca_coll_shmcico_flag(view, proc, slot)->data
+        : mca_coll_shmcico_slot(view, proc, slot);
 }
 
 /* ------------------------------------------------------------------ */
@@ -332,50 +393,54 @@ mca_coll_shmcico_bank_slots(const mca_coll_shmcico_engine_t *engine)
 }
 
 /**
- * Take the next bank use as its owner: wait until the members of the
- * bank's previous use are gone, then publish this use with nreaders
- * members, the operation's total and mode.  Metadata that members need
- * (vector counts) must be written between this call and
+ * Take the next bank use as its owner: wait until every other process is
+ * done with the bank's previous use.  Metadata that members need (vector
+ * counts) must be written between this call and
  * mca_coll_shmcico_bank_publish().
  */
 void mca_coll_shmcico_bank_acquire(mca_coll_shmcico_engine_t *engine,
                                    mca_coll_shmcico_use_t *use);
 
 /** Publish a use taken with mca_coll_shmcico_bank_acquire(). */
-void mca_coll_shmcico_bank_publish(mca_coll_shmcico_use_t *use,
-                                   int64_t nreaders, uint64_t total,
+void mca_coll_shmcico_bank_publish(mca_coll_shmcico_use_t *use, uint64_t total,
                                    uint32_t mode);
 
-/** Join the next bank use as a member: wait for its publication and
- *  read total and mode. */
+/** Take the next bank use without waiting: the flags of its fragments
+ *  will say it was published. */
+void mca_coll_shmcico_bank_next(mca_coll_shmcico_engine_t *engine,
+                                mca_coll_shmcico_use_t *use);
+
+/** Take the next bank use as a member: wait for its publication and read
+ *  total and mode. */
 void mca_coll_shmcico_bank_join(mca_coll_shmcico_engine_t *engine,
                                 mca_coll_shmcico_use_t *use);
 
-/** A member is done with every slot and flag of the use. */
-void mca_coll_shmcico_bank_leave(mca_coll_shmcico_use_t *use);
+/** This process no longer touches the slots or flags of the use. */
+void mca_coll_shmcico_bank_done(mca_coll_shmcico_engine_t *engine,
+                                const mca_coll_shmcico_use_t *use);
+
+/** End of an operation: fetch into the cache what the owner of the
+ *  next bank use will check, while nobody is waiting for it. */
+void mca_coll_shmcico_bank_prefetch(const mca_coll_shmcico_engine_t *engine);
 
 /* ------------------------------------------------------------------ */
 /* Streams                                                              */
 
 /**
- * Copy up to len bytes from the user buffer into shared memory and
- * return how many were copied.  Contiguous data always gives len; a
- * packing convertor stops before a basic element that does not fit
- * whole, so it may give a few bytes less (never 0 while len is at least
- * the largest basic type, 32 bytes: fragments are at least 64).
+ * Copy len bytes from the user buffer into shared memory.  Every stream
+ * gives exactly what is asked (the glue's packer splits a basic element
+ * between two fragments when it must), so fragment sizes follow from the
+ * message sizes alone.
  */
-static inline size_t mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream,
-                                                 void *shm, size_t len)
+static inline void mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream,
+                                               void *shm, size_t len)
 {
-    size_t moved = len;
-
     if (NULL != stream->contig) {
         memcpy(shm, stream->contig + stream->done, len);
     } else {
-        moved = stream->pack(stream, shm, len);
+        (void) stream->pack(stream, shm, len);
     }
-    stream->done += moved;
-    return moved;
+    stream->done += len;
 }
 
 /**
@@ -400,11 +465,13 @@ static inline bool mca_coll_shmcico_stream_get(mca_coll_shmcico_stream_t *stream
 }
 
 /**
- * Copy what is left of src into dst (a process's own block, which never
- * goes through shared memory).  Returns false when dst was too short.
+ * Copy up to max bytes of what is left of src into dst (a process's own
+ * block, which never goes through shared memory) and return how many
+ * were taken from src; *complete is cleared when dst had no room left.
  */
-bool mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
-                                  mca_coll_shmcico_stream_t *src);
+size_t mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
+                                    mca_coll_shmcico_stream_t *src, size_t max,
+                                    bool *complete);
 
 /** A stream over contiguous bytes. */
 static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *stream,
@@ -440,14 +507,15 @@ typedef struct mca_coll_shmcico_queue_t {
  * rank 0 without a root) publishes counts[p], the bytes of every
  * process's queue, with the first bank use; every process then moves
  * the fragments of its write queues and read queues, bank use by bank
- * use, until the largest queue is through.  Members leave every use; the
- * owner leaves too when it reads (owner_reads).  A process's own block,
- * which never goes through a queue, is copied from self_src to self_dst
- * when both are set.
+ * use, until the largest queue is through.  A process that writes joins
+ * every use (it must not write before the publication); one that only
+ * reads learns its queue's bytes and the owner's decision from the
+ * first flag.  A process's own block, which never goes through a queue,
+ * is copied from self_src to self_dst when both are set, while the
+ * process waits for the others.
  */
 typedef struct mca_coll_shmcico_plan_t {
     bool owner;
-    bool owner_reads;
     bool decline;                   /**< owner: hand the call back */
     const uint64_t *counts;         /**< owner: bytes of every queue */
     mca_coll_shmcico_queue_t *writes;

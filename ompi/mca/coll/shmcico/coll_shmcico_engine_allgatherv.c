@@ -27,7 +27,7 @@ int mca_coll_shmcico_engine_allgatherv(mca_coll_shmcico_engine_t *engine,
     mca_coll_shmcico_queue_t *queues = engine->queues;
     int me = engine->rank, p = engine->nprocs;
     mca_coll_shmcico_plan_t plan = {
-        .owner = 0 == me, .owner_reads = true, .decline = decline,
+        .owner = 0 == me, .decline = decline,
         .counts = counts, .writes = queues, .nwrites = 1,
         .reads = queues + 1, .nreads = p - 1,
         .self_src = own, .self_dst = blocks[me]

@@ -33,7 +33,6 @@ int mca_coll_shmcico_engine_gatherv(mca_coll_shmcico_engine_t *engine,
                 .proc = source, .stream = blocks[source] };
         }
         plan.reads = queues;
-        plan.owner_reads = true;
         plan.counts = counts;
         plan.decline = decline;
         plan.self_src = send;

@@ -41,7 +41,8 @@ static bool params_valid(size_t page_size, uint32_t nprocs, uint32_t slots,
 {
     return page_size >= MCA_COLL_SHMCICO_CACHELINE
         && 0 == (page_size & (page_size - 1))
-        && nprocs >= 1 && banks >= 1 && slots >= banks
+        && nprocs >= 1 && banks >= 1 && banks <= MCA_COLL_SHMCICO_MAX_BANKS
+        && slots >= banks
         && 0 == slots % banks
         && fragment_size >= MCA_COLL_SHMCICO_CACHELINE
         && 0 == fragment_size % MCA_COLL_SHMCICO_CACHELINE;
@@ -82,8 +83,10 @@ int mca_coll_shmcico_layout_init(mca_coll_shmcico_layout_t *layout,
         return -1;
     }
 
-    /* one block per process: flags, then slots, each page-aligned */
-    if (!round_up(slots * sizeof(mca_coll_shmcico_flag_t), page_size,
+    /* one block per process: done[] and flags, then slots, each
+     * page-aligned */
+    if (!round_up(sizeof(mca_coll_shmcico_done_t)
+                  + slots * sizeof(mca_coll_shmcico_flag_t), page_size,
                   &layout->ctrl_bytes)
         || !mul_add(slots, fragment_size, 0, &queue_bytes)
         || !round_up(queue_bytes, page_size, &queue_bytes)
@@ -122,8 +125,9 @@ void mca_coll_shmcico_segment_format(void *base,
     memcpy(topology, numa, layout->nprocs * sizeof(int32_t));
     compute_leaders(topology + layout->nprocs, numa, layout->nprocs);
 
-    /* Banks, counts and flags are zero in a fresh segment: op 0 is never
-     * a real use (uses count from 1), nreaders 0 means free. */
+    /* Banks, counts, done[] and flags are zero in a fresh segment: use 0
+     * is never a real one (uses count from 1), so a bank whose previous
+     * use is 0 is free. */
     header->version = MCA_COLL_SHMCICO_LAYOUT_VERSION;
     header->nprocs = layout->nprocs;
     header->slots = layout->slots;
