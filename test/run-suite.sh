@@ -37,6 +37,11 @@ rm -rf "$results"
 mkdir -p "$results"
 suite_shm=$(mktemp -d /dev/shm/shmcico-suite.XXXXXX)
 export OMPI_MCA_coll_shmcico_backing_dir="$suite_shm"
+# The tests exercise shared memory at every size: no size limit unless a
+# case sets one (the command line wins over the environment).
+for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+    export "OMPI_MCA_coll_shmcico_${op}_max_bytes=0"
+done
 shm_before=$(ls -1 /dev/shm | grep -c '^shmcico-[0-9a-f]*$')
 
 passed=0
@@ -120,11 +125,19 @@ run_case ompi-info-parameters 60 \
     --expect 'coll_shmcico_fragment_size" \(current value: "8192"' \
     --expect 'coll_shmcico_banks" \(current value: "2"' \
     --expect 'coll_shmcico_tree" ' --expect 'coll_shmcico_tree_degree"' \
-    --expect 'coll_shmcico_numa"' --expect 'coll_shmcico_bcast_max_bytes"' \
+    --expect 'coll_shmcico_numa"' \
+    --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: environment' \
     --expect 'coll_shmcico_max_procs"' \
     --expect 'coll_shmcico_backing_dir" \(current value: "' \
     --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
     -- bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
+run_case default-size-limits 60 \
+    --expect 'coll_shmcico_bcast_max_bytes" \(current value: "32768", data source: default' \
+    --expect 'coll_shmcico_gatherv_max_bytes" \(current value: "131072", data source: default' \
+    --expect 'coll_shmcico_allgather_max_bytes" \(current value: "32768", data source: default' \
+    -- env -u OMPI_MCA_coll_shmcico_bcast_max_bytes -u OMPI_MCA_coll_shmcico_gatherv_max_bytes \
+       -u OMPI_MCA_coll_shmcico_allgather_max_bytes \
+       bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
 run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used
 run_case selected-by-name 120 -- mpi 2 -- --mca coll shmcico,tuned,basic,self,libnbc mpi/test_plain used
 run_case disabled-by-priority 120 -- mpi 2 priority -1 -- mpi/test_plain unused
@@ -176,6 +189,10 @@ done
 run_case fallback-over-limit 300 \
     --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
     -- mpi 3 "${limits[@]}" verbose 20 -- mpi/test_fallback limit
+run_case fallback-default-limits 300 -- env \
+    $(for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+          echo -u "OMPI_MCA_coll_shmcico_${op}_max_bytes"; done) \
+    "$MPIRUN" --oversubscribe -np 3 mpi/test_fallback limit
 run_case fallback-intercomm 300 --expect 'declined: intercommunicator' \
     -- mpi 4 verbose 10 -- mpi/test_fallback intercomm
 run_case fallback-no-segment 300 \

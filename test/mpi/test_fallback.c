@@ -9,10 +9,11 @@
 
 /*
  * Calls coll/shmcico hands back to the previous component:
- *   limit      (run with every coll_shmcico_<op>_max_bytes set small)
- *              calls up to the limit are served, larger ones count as
- *              fallback, all correct, every root, also when receivers'
- *              counts or types differ from the root's (it decides);
+ *   limit      (run with every coll_shmcico_<op>_max_bytes set, or with
+ *              the defaults) calls up to the limit are served, larger ones
+ *              count as fallback, all correct, every root, also when
+ *              receivers' counts or types differ from the root's (it
+ *              decides);
  *   intercomm  an intercommunicator is not served (the suite checks the
  *              verbose output) and the data is right;
  *   nosegment  (run with a backing directory that cannot be used) the
@@ -109,9 +110,10 @@ static void test_limit(void)
 
         snprintf(name, sizeof(name), "%s_max_bytes", st_op_name((st_op) op));
         limit = (size_t) st_cvar(name);
-        ST_CHECK(limit > 0 && limit < 50000, "run with a small %s (is %zu)", name, limit);
+        ST_CHECK(limit > 0 && limit <= (1 << 20), "run with a size limit (%s is %zu)",
+                 name, limit);
         for (int root = 0; root < size; ++root) {
-            size_t sizes[] = { 1, limit, limit + 1, 50000 };
+            size_t sizes[] = { 1, limit, limit + 1, 2 * limit };
             for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
                 for (int j = 0; j < size; ++j) {
                     counts[j] = (int) sizes[i];

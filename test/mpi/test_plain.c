@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     MPI_T_pvar_session session;
     MPI_T_pvar_handle handle;
     int have_counter;
-    static unsigned char buf[100000];
+    static unsigned char buf[10000];    /* within the default size limits */
 
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);

@@ -51,6 +51,13 @@ static const char *const op_names[MCA_COLL_SHMCICO_OP_COUNT] = {
     "bcast", "scatter", "scatterv", "gather", "gatherv", "allgather", "allgatherv"
 };
 
+/* Default size limits: above them coll/tuned's single-copy (CMA) path
+ * beats copy-in/copy-out when the data is in the caches; measured with
+ * shmcico-bench --cache warm (see docs/performance.md). */
+static const size_t default_max_bytes[MCA_COLL_SHMCICO_OP_COUNT] = {
+    32768, 32768, 32768, 131072, 131072, 32768, 32768
+};
+
 mca_coll_shmcico_component_t mca_coll_shmcico_component = {
     .super = {
         .collm_version = {
@@ -151,7 +158,7 @@ static void register_op_params(void)
                  "others), as the deciding process (root, or rank 0) sees "
                  "it; larger calls go to the previous component (0 = no "
                  "limit)", op_names[op]);
-        c->params.max_bytes[op] = 0;
+        c->params.max_bytes[op] = default_max_bytes[op];
         register_size(name, help, OPAL_INFO_LVL_5, &c->params.max_bytes[op]);
 
         snprintf(name, sizeof(name), "%s_served", op_names[op]);
