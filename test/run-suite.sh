@@ -7,11 +7,14 @@
 #
 # $HEADER$
 #
-# The test suite of coll/shmcico, run by "make check" in the build's test
-# directory (the variables below come from the Makefile).  Each case is
-# one program run with a time limit; a case passes when the program exits
-# 0 and says so, and when the extra checks named with it hold.  The last
-# line is "N passed, N failed".
+# The test suites of coll/shmcico, run from the build's test directory by
+# make (the variables below come from the Makefile):
+#   run-suite.sh default   every test of "make check" (a few minutes)
+#   run-suite.sh large     "make check-large": 64-bit sizes for real, a
+#                          Gatherv of over 2^31 bytes (about 6 GB of memory)
+# Each case is one program run with a time limit; a case passes when the
+# program exits 0 and says so, and when the extra checks named with it
+# hold.  The last line is "N passed, N failed".
 #
 # The freshly built component is loaded through mca_base_component_path
 # (Open MPI's own directory first), so nothing needs to be installed.
@@ -19,6 +22,7 @@
 # the end.
 
 set -u
+suite=${1:-default}
 
 : "${MPIRUN:?}" "${OMPI_INFO:?}" "${OMPI_PKGLIBDIR:?}" "${COMPONENT_DIR:?}"
 : "${ABI_COMPONENT_DIR:?}"
@@ -111,99 +115,112 @@ fact() {
     run_case "$name" 10 -- bash -c "if $*; then echo 'fact: OK'; fi"
 }
 
-echo "== unit tests of the engine (no MPI)"
-run_case unit-tree 300 -- unit/test_tree
-run_case unit-layout 60 -- unit/test_layout
-run_case unit-engine-bcast 300 -- unit/test_engine_bcast
-run_case unit-engine-vector 300 -- unit/test_engine_vector
-run_case unit-shm 60 -- unit/test_shm
+default_suite() {
+    echo "== unit tests of the engine (no MPI)"
+    run_case unit-tree 300 -- unit/test_tree
+    run_case unit-layout 60 -- unit/test_layout
+    run_case unit-engine-bcast 300 -- unit/test_engine_bcast
+    run_case unit-engine-vector 300 -- unit/test_engine_vector
+    run_case unit-shm 60 -- unit/test_shm
 
-echo "== loading and parameters"
-run_case ompi-info-parameters 60 \
-    --expect 'coll_shmcico_priority" \(current value: "40"' \
-    --expect 'coll_shmcico_slots" \(current value: "8"' \
-    --expect 'coll_shmcico_fragment_size" \(current value: "8192"' \
-    --expect 'coll_shmcico_banks" \(current value: "2"' \
-    --expect 'coll_shmcico_tree" ' --expect 'coll_shmcico_tree_degree"' \
-    --expect 'coll_shmcico_numa"' \
-    --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: environment' \
-    --expect 'coll_shmcico_max_procs"' \
-    --expect 'coll_shmcico_backing_dir" \(current value: "' \
-    --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
-    -- bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
-run_case default-size-limits 60 \
-    --expect 'coll_shmcico_bcast_max_bytes" \(current value: "32768", data source: default' \
-    --expect 'coll_shmcico_gatherv_max_bytes" \(current value: "131072", data source: default' \
-    --expect 'coll_shmcico_allgather_max_bytes" \(current value: "32768", data source: default' \
-    -- env -u OMPI_MCA_coll_shmcico_bcast_max_bytes -u OMPI_MCA_coll_shmcico_gatherv_max_bytes \
-       -u OMPI_MCA_coll_shmcico_allgather_max_bytes \
-       bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
-run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used
-run_case selected-by-name 120 -- mpi 2 -- --mca coll shmcico,tuned,basic,self,libnbc mpi/test_plain used
-run_case disabled-by-priority 120 -- mpi 2 priority -1 -- mpi/test_plain unused
-run_case abi-mismatch-refused 120 \
-    --expect 'built for Open MPI 4\.99 but runs in "Open MPI v4\.1' \
-    -- env OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$ABI_COMPONENT_DIR" \
-       "$MPIRUN" --oversubscribe -np 2 mpi/test_plain absent
-run_case invalid-parameters-corrected 120 \
-    --expect 'invalid coll_shmcico_slots \(not a multiple of banks\) 7, using 8' \
-    --expect 'invalid coll_shmcico_fragment_size 100, using 128' \
-    --expect 'invalid coll_shmcico_tree_degree 0, using 4' \
-    -- mpi 3 slots 7 banks 2 fragment_size 100 tree_degree 0 -- mpi/test_stress 500
+    echo "== loading and parameters"
+    run_case ompi-info-parameters 60 \
+        --expect 'coll_shmcico_priority" \(current value: "40"' \
+        --expect 'coll_shmcico_slots" \(current value: "8"' \
+        --expect 'coll_shmcico_fragment_size" \(current value: "8192"' \
+        --expect 'coll_shmcico_banks" \(current value: "2"' \
+        --expect 'coll_shmcico_tree" ' --expect 'coll_shmcico_tree_degree"' \
+        --expect 'coll_shmcico_numa"' \
+        --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: environment' \
+        --expect 'coll_shmcico_max_procs"' \
+        --expect 'coll_shmcico_backing_dir" \(current value: "' \
+        --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
+        -- bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
+    run_case default-size-limits 60 \
+        --expect 'coll_shmcico_bcast_max_bytes" \(current value: "32768", data source: default' \
+        --expect 'coll_shmcico_gatherv_max_bytes" \(current value: "131072", data source: default' \
+        --expect 'coll_shmcico_allgather_max_bytes" \(current value: "32768", data source: default' \
+        -- env -u OMPI_MCA_coll_shmcico_bcast_max_bytes -u OMPI_MCA_coll_shmcico_gatherv_max_bytes \
+           -u OMPI_MCA_coll_shmcico_allgather_max_bytes \
+           bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
+    run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used
+    run_case selected-by-name 120 -- mpi 2 -- --mca coll shmcico,tuned,basic,self,libnbc mpi/test_plain used
+    run_case disabled-by-priority 120 -- mpi 2 priority -1 -- mpi/test_plain unused
+    run_case abi-mismatch-refused 120 \
+        --expect 'built for Open MPI 4\.99 but runs in "Open MPI v4\.1' \
+        -- env OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$ABI_COMPONENT_DIR" \
+           "$MPIRUN" --oversubscribe -np 2 mpi/test_plain absent
+    run_case invalid-parameters-corrected 120 \
+        --expect 'invalid coll_shmcico_slots \(not a multiple of banks\) 7, using 8' \
+        --expect 'invalid coll_shmcico_fragment_size 100, using 128' \
+        --expect 'invalid coll_shmcico_tree_degree 0, using 4' \
+        -- mpi 3 slots 7 banks 2 fragment_size 100 tree_degree 0 -- mpi/test_stress 500
 
-echo "== Bcast"
-run_case bcast-np2 300 -- mpi 2 -- mpi/test_bcast
-for np in 3 4 7; do
-    for tree in kary knomial flat chain numa; do
-        run_case "bcast-np$np-$tree" 600 -- mpi $np tree $tree -- mpi/test_bcast
+    echo "== Bcast"
+    run_case bcast-np2 300 -- mpi 2 -- mpi/test_bcast
+    for np in 3 4 7; do
+        for tree in kary knomial flat chain numa; do
+            run_case "bcast-np$np-$tree" 600 -- mpi $np tree $tree -- mpi/test_bcast
+        done
     done
-done
-run_case bcast-np5-binary 600 -- mpi 5 tree kary tree_degree 2 -- mpi/test_bcast
-run_case bcast-np4-s4-w2-f4096 600 -- mpi 4 slots 4 banks 2 fragment_size 4096 -- mpi/test_bcast
-run_case bcast-np3-s12-w3-f12288 600 -- mpi 3 slots 12 banks 3 fragment_size 12288 -- mpi/test_bcast
-run_case bcast-np5-s1-w1-f64 600 -- mpi 5 slots 1 banks 1 fragment_size 64 -- mpi/test_bcast --no-huge
-run_case bcast-np3-eager 300 -- mpi 3 lazy 0 -- mpi/test_bcast
-for np in 2 4 7; do
-    run_case "bcast-stress-np$np" 600 -- mpi $np -- mpi/test_stress 3000 bcast
-done
-
-echo "== Scatter(v), Gather(v), Allgather(v)"
-for op in scatter scatterv gather gatherv allgather allgatherv; do
-    for np in 2 3 4 7; do
-        run_case "$op-np$np" 600 -- mpi $np -- mpi/test_vector $op
+    run_case bcast-np5-binary 600 -- mpi 5 tree kary tree_degree 2 -- mpi/test_bcast
+    run_case bcast-np4-s4-w2-f4096 600 -- mpi 4 slots 4 banks 2 fragment_size 4096 -- mpi/test_bcast
+    run_case bcast-np3-s12-w3-f12288 600 -- mpi 3 slots 12 banks 3 fragment_size 12288 -- mpi/test_bcast
+    run_case bcast-np5-s1-w1-f64 600 -- mpi 5 slots 1 banks 1 fragment_size 64 -- mpi/test_bcast --no-huge
+    run_case bcast-np3-eager 300 -- mpi 3 lazy 0 -- mpi/test_bcast
+    for np in 2 4 7; do
+        run_case "bcast-stress-np$np" 600 -- mpi $np -- mpi/test_stress 3000 bcast
     done
-done
-for op in scatterv gatherv allgatherv; do
-    run_case "$op-np4-s4-w2-f4096" 600 -- mpi 4 slots 4 banks 2 fragment_size 4096 -- \
-        mpi/test_vector $op
-done
-for np in 2 4 7; do
-    run_case "stress-all-ops-np$np" 600 -- mpi $np -- mpi/test_stress 5000 all
-done
 
-echo "== fallback"
-limits=()
-for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-    limits+=("${op}_max_bytes" 1000)
-done
-run_case fallback-over-limit 300 \
-    --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
-    -- mpi 3 "${limits[@]}" verbose 20 -- mpi/test_fallback limit
-run_case fallback-default-limits 300 -- env \
-    $(for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-          echo -u "OMPI_MCA_coll_shmcico_${op}_max_bytes"; done) \
-    "$MPIRUN" --oversubscribe -np 3 mpi/test_fallback limit
-run_case fallback-intercomm 300 --expect 'declined: intercommunicator' \
-    -- mpi 4 verbose 10 -- mpi/test_fallback intercomm
-run_case fallback-no-segment 300 \
-    --expect 'no shared segment \(No such file or directory in /nonexistent' \
-    -- mpi 3 backing_dir /nonexistent verbose 1 -- mpi/test_fallback nosegment
+    echo "== Scatter(v), Gather(v), Allgather(v)"
+    for op in scatter scatterv gather gatherv allgather allgatherv; do
+        for np in 2 3 4 7; do
+            run_case "$op-np$np" 600 -- mpi $np -- mpi/test_vector $op
+        done
+    done
+    for op in scatterv gatherv allgatherv; do
+        run_case "$op-np4-s4-w2-f4096" 600 -- mpi 4 slots 4 banks 2 fragment_size 4096 -- \
+            mpi/test_vector $op
+    done
+    for np in 2 4 7; do
+        run_case "stress-all-ops-np$np" 600 -- mpi $np -- mpi/test_stress 5000 all
+    done
 
-echo "== diagnostics"
-run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
-    --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \
-    -- mpi 2 verbose 10 -- mpi/test_stress 100
-run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_stress 100
+    echo "== fallback"
+    limits=()
+    for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+        limits+=("${op}_max_bytes" 1000)
+    done
+    run_case fallback-over-limit 300 \
+        --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
+        -- mpi 3 "${limits[@]}" verbose 20 -- mpi/test_fallback limit
+    run_case fallback-default-limits 300 -- env \
+        $(for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+              echo -u "OMPI_MCA_coll_shmcico_${op}_max_bytes"; done) \
+        "$MPIRUN" --oversubscribe -np 3 mpi/test_fallback limit
+    run_case fallback-intercomm 300 --expect 'declined: intercommunicator' \
+        -- mpi 4 verbose 10 -- mpi/test_fallback intercomm
+    run_case fallback-no-segment 300 \
+        --expect 'no shared segment \(No such file or directory in /nonexistent' \
+        -- mpi 3 backing_dir /nonexistent verbose 1 -- mpi/test_fallback nosegment
+
+    echo "== diagnostics"
+    run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
+        --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \
+        -- mpi 2 verbose 10 -- mpi/test_stress 100
+    run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_stress 100
+}
+
+large_suite() {
+    echo "== 64-bit sizes"
+    run_case gatherv-scatterv-over-2GiB 1200 -- mpi 2 -- mpi/test_large
+}
+
+case $suite in
+    default) default_suite ;;
+    large) large_suite ;;
+    *) echo "run-suite.sh: unknown suite '$suite' (default, large)" >&2; exit 2 ;;
+esac
 
 echo "== leftovers"
 fact no-file-left-in-backing-dir "[ -z \"\$(ls -A '$suite_shm')\" ]"

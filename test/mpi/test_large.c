@@ -1,0 +1,93 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * 64-bit sizes end to end: a Gatherv whose total is over 2^31 bytes, with
+ * a block that starts more than 2^31 bytes into the root's buffer, and the
+ * Scatterv that sends it back; every byte checked, both served by
+ * coll/shmcico.  Needs (2p + 1) blocks of 1.2 GB of memory (6 GB at np 2).
+ * Not in the default suite: run it with "make check-large".
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmcico_test.h"
+
+#define BLOCK_DOUBLES 150000000     /* 1.2 GB per process */
+
+static double value(int rank, size_t i)
+{
+    return (double) rank * 1e9 + (double) i;
+}
+
+static long first_wrong(const double *block, int rank, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        if (block[i] != value(rank, i)) {
+            return (long) i;
+        }
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, *counts, *displs, err;
+    double *mine, *all = NULL;
+    size_t total = 0;
+    unsigned long long g0, s0;
+
+    st_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    counts = malloc(size * sizeof(int));
+    displs = malloc(size * sizeof(int));
+    for (int i = 0; i < size; ++i) {
+        /* a gap of one block before the last one: its offset passes 2^31 */
+        counts[i] = BLOCK_DOUBLES;
+        displs[i] = (i + (i == size - 1)) * BLOCK_DOUBLES;
+    }
+    total = (size_t) (size + 1) * BLOCK_DOUBLES;
+    mine = malloc((size_t) BLOCK_DOUBLES * sizeof(double));
+    for (size_t i = 0; i < BLOCK_DOUBLES; ++i) {
+        mine[i] = value(rank, i);
+    }
+    if (0 == rank) {
+        all = malloc(total * sizeof(double));
+        ST_CHECK(NULL != all, "no memory for %zu bytes", total * sizeof(double));
+        printf("test_large: gatherv of %zu bytes, last block at byte offset %zu\n",
+               (size_t) size * BLOCK_DOUBLES * sizeof(double),
+               (size_t) displs[size - 1] * sizeof(double));
+    }
+    g0 = st_counter("gatherv_served");
+    err = MPI_Gatherv(mine, BLOCK_DOUBLES, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
+                      MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "gatherv error %d", err);
+    ST_CHECK(1 == st_counter("gatherv_served") - g0, "gatherv not served by shmcico");
+    for (int i = 0; 0 == rank && i < size; ++i) {
+        long at = first_wrong(all + displs[i], i, BLOCK_DOUBLES);
+        ST_CHECK(at < 0, "gatherv: block %d wrong at element %ld", i, at);
+    }
+
+    memset(mine, 0, (size_t) BLOCK_DOUBLES * sizeof(double));
+    s0 = st_counter("scatterv_served");
+    err = MPI_Scatterv(all, counts, displs, MPI_DOUBLE, mine, BLOCK_DOUBLES, MPI_DOUBLE, 0,
+                       MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "scatterv error %d", err);
+    ST_CHECK(1 == st_counter("scatterv_served") - s0, "scatterv not served by shmcico");
+    ST_CHECK(first_wrong(mine, rank, BLOCK_DOUBLES) < 0, "scatterv: block wrong");
+
+    free(all);
+    free(mine);
+    free(counts);
+    free(displs);
+    return st_finish("test_large");
+}
