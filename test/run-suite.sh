@@ -36,6 +36,7 @@ if [ -e "$OMPI_PKGLIBDIR/mca_coll_shmcico.so" ]; then
          "the suite may load that one instead of the build's"
 fi
 
+srcdir_abs=$(cd "$(dirname "$0")" && pwd)
 results=$PWD/results
 rm -rf "$results"
 mkdir -p "$results"
@@ -185,6 +186,17 @@ default_suite() {
     for np in 2 4 7; do
         run_case "stress-all-ops-np$np" 600 -- mpi $np -- mpi/test_stress 5000 all
     done
+
+    echo "== benchmark"
+    run_case bench-self-timing 300 -- bash -c \
+        "mpi 2 -- bench/shmcico-bench --ops null,waitup --wait-ns 20000 \
+             --components shmcico,tuned --max-seconds 2 --quiet --csv results/self.csv \
+         && '$srcdir_abs'/bench/check-self-timing.sh results/self.csv 2 20000"
+    run_case bench-side-by-side 300 --expect 'shmcico: served ([0-9]+)/\1' \
+        --expect 'shmcico/tuned' \
+        -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,allgatherv --sizes 8,65536 \
+                        --components shmcico,tuned --max-seconds 0.5 --quiet \
+                    && echo 'bench: OK'"
 
     echo "== fallback"
     limits=()

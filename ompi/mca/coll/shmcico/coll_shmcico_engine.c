@@ -22,9 +22,6 @@
 void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
                                  unsigned *spins)
 {
-    if (NULL != waiter->idle && waiter->idle(waiter->idle_ctx)) {
-        return;
-    }
     if (waiter->yield) {
         /* more processes than cores: the process we wait for may need
          * this core to make progress */
@@ -394,70 +391,54 @@ static void read_headers(mca_coll_shmcico_engine_t *engine,
     }
 }
 
-/* Open bank use u of the plan; false when the owner hands the call back. */
+/* Open bank use u of the plan; false when the owner hands the call back.
+ * Only the first use waits for the owner, whose publication carries the
+ * counts and its decision; in later uses whoever writes makes sure that
+ * everyone is done with the bank's previous use, and readers follow the
+ * flags, so the uses of a long message pipeline w deep without a round
+ * trip through the owner. */
 static bool open_use(mca_coll_shmcico_engine_t *engine, const mca_coll_shmcico_plan_t *plan,
                      mca_coll_shmcico_use_t *use, uint64_t u, uint64_t total)
 {
+    if (u > 0) {
+        if (plan->nwrites > 0) {
+            mca_coll_shmcico_bank_acquire(engine, use);
+        } else {
+            mca_coll_shmcico_bank_next(engine, use);
+        }
+        return true;
+    }
     if (plan->owner) {
         open_use_as_owner(engine, plan, use, u, total);
     } else if (plan->nwrites > 0) {
-        /* a writer needs the owner's publication before it writes */
+        /* a writer needs the owner's counts before it writes */
+        const _Atomic uint64_t *published;
+
         mca_coll_shmcico_bank_join(engine, use);
-        if (0 == u) {
-            const _Atomic uint64_t *published = mca_coll_shmcico_counts(&engine->view,
-                                                                        use->bank_index);
-            start_queues(plan->writes, plan->nwrites, published, NULL);
-            start_queues(plan->reads, plan->nreads, published, NULL);
-        }
+        published = mca_coll_shmcico_counts(&engine->view, use->bank_index);
+        start_queues(plan->writes, plan->nwrites, published, NULL);
+        start_queues(plan->reads, plan->nreads, published, NULL);
     } else {
         mca_coll_shmcico_bank_next(engine, use);
-        if (0 == u) {
-            read_headers(engine, use, plan->reads, plan->nreads);
-        }
+        read_headers(engine, use, plan->reads, plan->nreads);
     }
     return MCA_COLL_SHMCICO_MODE_DECLINE != use->mode;
 }
 
-/* A process's own block is copied while it waits for the others' data
- * (idle work of the waiting loop), a piece at a time, and whatever is
- * left at the end. */
-#define SELF_COPY_PIECE 4096
-
-typedef struct self_copy_t {
-    mca_coll_shmcico_stream_t *src;
-    mca_coll_shmcico_stream_t *dst;
-    bool complete;
-} self_copy_t;
-
-static bool self_copy_piece(void *ctx)
+/* A process's own block never goes through shared memory: it is copied
+ * once the queues are through (copying it while waiting for fragments
+ * was measured to slow the pipeline down: the reader falls behind and
+ * the writers wait for the bank). */
+static bool copy_own_block(const mca_coll_shmcico_plan_t *plan)
 {
-    self_copy_t *copy = ctx;
+    bool complete = true;
 
-    return 0 != mca_coll_shmcico_stream_copy(copy->dst, copy->src, SELF_COPY_PIECE,
-                                             &copy->complete);
-}
-
-static void self_copy_start(mca_coll_shmcico_engine_t *engine,
-                            const mca_coll_shmcico_plan_t *plan, self_copy_t *copy)
-{
-    copy->src = plan->self_src;
-    copy->dst = plan->self_dst;
-    copy->complete = true;
-    if (NULL != copy->src && NULL != copy->dst) {
-        engine->waiter.idle = self_copy_piece;
-        engine->waiter.idle_ctx = copy;
-    }
-}
-
-static bool self_copy_finish(mca_coll_shmcico_engine_t *engine, self_copy_t *copy)
-{
-    engine->waiter.idle = NULL;
-    engine->waiter.idle_ctx = NULL;
-    if (NULL != copy->src && NULL != copy->dst) {
-        while (self_copy_piece(copy)) {
+    if (NULL != plan->self_src && NULL != plan->self_dst) {
+        while (0 != mca_coll_shmcico_stream_copy(plan->self_dst, plan->self_src,
+                                                 SIZE_MAX, &complete)) {
         }
     }
-    return copy->complete;
+    return complete;
 }
 
 static bool queues_complete(const mca_coll_shmcico_queue_t *queues, int n)
@@ -475,7 +456,6 @@ int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
 {
     uint64_t uses = 1, total = 0;
     mca_coll_shmcico_use_t use;
-    self_copy_t copy = { NULL, NULL, true };
     int ret;
 
     if (plan->owner) {
@@ -491,13 +471,12 @@ int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
         if (0 == u) {
             total = use.total;
             uses = uses_of(engine, total);
-            self_copy_start(engine, plan, &copy);
         }
         write_queues(engine, &use, u, plan->writes, plan->nwrites, total);
         read_queues(engine, &use, u, plan->reads, plan->nreads);
         mca_coll_shmcico_bank_done(engine, &use);
     }
-    ret = self_copy_finish(engine, &copy) && queues_complete(plan->reads, plan->nreads)
+    ret = copy_own_block(plan) && queues_complete(plan->reads, plan->nreads)
         ? MCA_COLL_SHMCICO_DONE : MCA_COLL_SHMCICO_TRUNCATED;
     mca_coll_shmcico_bank_prefetch(engine);
     return ret;

@@ -50,14 +50,16 @@
  * bank n % w.  Because every process goes through the same sequence of
  * operations, all agree on op without talking.
  *
- *  - The owner of a use (the root, or rank 0 when there is no root)
- *    waits until every other process is done with the bank's previous
- *    use, n - w (their done[b] >= n - w), fills in the metadata and
- *    publishes bank.op = n.
+ *  - The owner of an operation (the root, or rank 0 when there is no
+ *    root) waits until every other process is done with the bank's
+ *    previous use, n - w (their done[b] >= n - w), fills in the metadata
+ *    and publishes bank.op = n, for the first use of the operation.
  *  - A process that needs the owner's metadata (a writer into its own
  *    queue) waits until bank.op == n.  A reader learns all it needs from
  *    the flags of its fragments, which the writer posts only after the
- *    publication.
+ *    publication.  In the later uses of a long operation whoever writes
+ *    checks the done[] lines itself, so the uses pipeline without a
+ *    round trip through the owner.
  *  - Every process, the owner too, stores done[b] = n when it no longer
  *    touches the use's slots or flags.
  *  - A slot flag holds (seq, size, ...): the writer stores the rest, then
@@ -176,19 +178,15 @@ typedef struct mca_coll_shmcico_view_t {
 } mca_coll_shmcico_view_t;
 
 /**
- * How a process waits: first it does a piece of idle work, if any is
- * set (copying its own block while the others' data is not there yet);
- * otherwise it spins, and every spins_per_progress rounds calls
+ * How a process waits: spin, and every spins_per_progress rounds call
  * progress() (Open MPI's opal_progress) so that other communication
- * keeps moving; when yield is set (more processes than cores) it gives
- * the core away on every round.
+ * keeps moving; when yield is set (more processes than cores) give the
+ * core away on every round.
  */
 typedef struct mca_coll_shmcico_waiter_t {
     void (*progress)(void);
     bool yield;
     unsigned spins_per_progress;
-    bool (*idle)(void *ctx);        /**< false once there is nothing left */
-    void *idle_ctx;
 } mca_coll_shmcico_waiter_t;
 
 struct mca_coll_shmcico_queue_t;
@@ -511,8 +509,7 @@ typedef struct mca_coll_shmcico_queue_t {
  * every use (it must not write before the publication); one that only
  * reads learns its queue's bytes and the owner's decision from the
  * first flag.  A process's own block, which never goes through a queue,
- * is copied from self_src to self_dst when both are set, while the
- * process waits for the others.
+ * is copied from self_src to self_dst when both are set.
  */
 typedef struct mca_coll_shmcico_plan_t {
     bool owner;
