@@ -216,6 +216,18 @@ default_suite() {
         --expect 'no shared segment \(No such file or directory in /nonexistent' \
         -- mpi 3 backing_dir /nonexistent verbose 1 -- mpi/test_fallback nosegment
 
+    echo "== bad input, limits, threads, oversubscription"
+    for np in 2 3 5; do
+        run_case "bad-input-np$np" 300 -- mpi $np -- --mca mpi_param_check 0 mpi/test_badinput
+    done
+    run_case many-comms-memory-limit 600 \
+        -- mpi 2 max_memory $((20 * 147456)) -- mpi/test_many_comms 20
+    for np in 2 3; do
+        run_case "threads-np$np" 600 -- mpi $np -- mpi/test_threads
+    done
+    run_case oversubscribed-np8-bcast 900 -- mpi 8 tree kary -- mpi/test_bcast --no-huge
+    run_case oversubscribed-np8-allgatherv 900 -- mpi 8 -- mpi/test_vector allgatherv
+
     echo "== diagnostics"
     run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
         --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \

@@ -8,6 +8,7 @@
  */
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +19,13 @@
 #define GUARD_BYTE 0xc5
 #define MAX_REPORTED 10
 
-static int failures;
+static _Atomic int failures;   /* threads of test_threads fail too */
 static MPI_T_pvar_session session;
 
-void st_init(int *argc, char ***argv)
+static void init_tools(void)
 {
     int provided;
 
-    MPI_Init(argc, argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_SINGLE, &provided)
         || MPI_SUCCESS != MPI_T_pvar_session_create(&session)) {
@@ -34,12 +34,30 @@ void st_init(int *argc, char ***argv)
     }
 }
 
+void st_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    init_tools();
+}
+
+void st_init_threads(int *argc, char ***argv)
+{
+    int provided;
+
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    if (MPI_THREAD_MULTIPLE != provided) {
+        fprintf(stderr, "MPI_THREAD_MULTIPLE not provided (%d)\n", provided);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    init_tools();
+}
+
 void st_fail(const char *fmt, ...)
 {
     int rank;
     va_list ap;
 
-    if (++failures > MAX_REPORTED) {
+    if (atomic_fetch_add(&failures, 1) >= MAX_REPORTED) {
         return;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -52,7 +70,7 @@ void st_fail(const char *fmt, ...)
 
 int st_failures(void)
 {
-    return failures;
+    return atomic_load(&failures);
 }
 
 /* MPI_T counters count from the moment their handle starts, so each
@@ -88,10 +106,10 @@ static MPI_T_pvar_handle counter_handle(const char *name)
 
 int st_finish(const char *name)
 {
-    int rank, total = 0;
+    int rank, total = 0, mine = atomic_load(&failures);
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (0 == rank) {
         printf("%s: %s (%d failures)\n", name, total ? "FAILED" : "OK", total);
         fflush(stdout);
@@ -103,6 +121,24 @@ int st_finish(const char *name)
     MPI_T_finalize();
     MPI_Finalize();
     return total ? 1 : 0;
+}
+
+unsigned long long st_size_variable(const char *name)
+{
+    char full[128];
+    int index, count;
+    MPI_T_pvar_handle handle;
+    unsigned long long value = 0;
+
+    snprintf(full, sizeof(full), "coll_shmcico_%s", name);
+    if (MPI_SUCCESS != MPI_T_pvar_get_index(full, MPI_T_PVAR_CLASS_SIZE, &index)) {
+        fprintf(stderr, "MPI_T size variable %s not found\n", full);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_T_pvar_handle_alloc(session, index, NULL, &handle, &count);
+    MPI_T_pvar_read(session, handle, &value);
+    MPI_T_pvar_handle_free(session, &handle);
+    return value;
 }
 
 unsigned long long st_counter(const char *name)

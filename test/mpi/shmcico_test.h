@@ -24,6 +24,10 @@
 /* MPI_Init, MPI_T, MPI_ERRORS_RETURN on MPI_COMM_WORLD. */
 void st_init(int *argc, char ***argv);
 
+/* The same with MPI_Init_thread(MPI_THREAD_MULTIPLE); aborts when the
+ * library does not provide it. */
+void st_init_threads(int *argc, char ***argv);
+
 /* Reduce the failures of all ranks, print the verdict on rank 0,
  * finalize; returns the process's exit code. */
 int st_finish(const char *name);
@@ -45,6 +49,9 @@ int st_failures(void);
  * in this test (MPI_T counters start at 0 with their handle); aborts the
  * test when the variable does not exist (the component is not loaded). */
 unsigned long long st_counter(const char *name);
+
+/* Current value of the MPI_T size variable coll_shmcico_<name>. */
+unsigned long long st_size_variable(const char *name);
 
 /* Value of the control variable coll_shmcico_<name> (an integer). */
 unsigned long long st_cvar(const char *name);

@@ -12,8 +12,8 @@
  * tree, several queue geometries, sizes around fragment, bank and queue
  * boundaries (inline fragments too), every root, a strided stream packed
  * and unpacked through callbacks, a receiver with a short buffer
- * (truncated, nothing written past it, the next operation still right)
- * and a root that declines.
+ * (truncated, nothing written past it, the next operation still right),
+ * a root that declines and a root that reports an error to everyone.
  */
 
 #include <stdlib.h>
@@ -33,7 +33,10 @@ typedef struct bcast_case {
     int short_rank;             /* receiver with half a buffer, -1 none */
     int strided;                /* everyone uses a strided stream */
     int decline_every;          /* the root declines every n-th op, 0 never */
+    int fault_every;            /* the root reports an error every n-th op */
 } bcast_case;
+
+#define FAULT_CODE 54321
 
 static unsigned char pattern(size_t op, size_t i)
 {
@@ -82,6 +85,9 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
     size_t span = c->strided ? 2 * room : room;
     unsigned char *mem = malloc(span + 2 * GUARD + 1), *buf = mem + GUARD;
     bool decline = c->decline_every && 0 == op % (size_t) c->decline_every;
+    bool fault = c->fault_every && 0 == op % (size_t) c->fault_every;
+    uint32_t mode = decline ? MCA_COLL_SHMCICO_MODE_DECLINE
+        : fault ? MCA_COLL_SHMCICO_MODE_FAULT : MCA_COLL_SHMCICO_MODE_SERVE;
     strided st = { .buf = buf };
 
     memset(mem, GUARD_BYTE, span + 2 * GUARD + 1);
@@ -94,13 +100,13 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
     } else {
         mca_coll_shmcico_stream_contig(&st.stream, buf, room);
     }
-    rc = mca_coll_shmcico_engine_bcast(e, &c->tree, root, &st.stream, decline);
-    expect = decline ? MCA_COLL_SHMCICO_DECLINED
+    rc = mca_coll_shmcico_engine_bcast(e, &c->tree, root, &st.stream, mode, FAULT_CODE);
+    expect = decline ? MCA_COLL_SHMCICO_DECLINED : fault ? MCA_COLL_SHMCICO_FAULTED
         : (room < size ? MCA_COLL_SHMCICO_TRUNCATED : MCA_COLL_SHMCICO_DONE);
-    if (rc != expect) {
+    if (rc != expect || (fault && FAULT_CODE != e->fault)) {
         failures += fail(rank, "unexpected return code", op);
     }
-    for (size_t i = 0; !decline && rank != root && i < room; ++i) {
+    for (size_t i = 0; !decline && !fault && rank != root && i < room; ++i) {
         if (buf[c->strided ? 2 * i : i] != pattern(op, i)) {
             failures += fail(rank, "wrong data", op);
             break;
@@ -202,12 +208,16 @@ int main(void)
         bcast_case truncated = { .sizes = sizes, .nsizes = n, .short_rank = 3 };
         bcast_case declined = { .sizes = sizes, .nsizes = n, .short_rank = -1,
                                 .decline_every = 3 };
+        bcast_case faulted = { .sizes = sizes, .nsizes = n, .short_rank = -1,
+                               .fault_every = 2 };
         run_case("bcast strided", 5, 8, 2, 128,
                  MCA_COLL_SHMCICO_TREE_KNOMIAL, &strided);
         run_case("bcast short receiver", 6, 8, 2, 128, MCA_COLL_SHMCICO_TREE_KARY,
                  &truncated);
         run_case("bcast declined every 3rd", 4, 4, 2, 128, MCA_COLL_SHMCICO_TREE_CHAIN,
                  &declined);
+        run_case("bcast with the root's error every 2nd", 6, 8, 2, 128,
+                 MCA_COLL_SHMCICO_TREE_KARY, &faulted);
     }
     return unit_report("test_engine_bcast");
 }

@@ -16,7 +16,8 @@
  *    blocks for Scatterv), every root, in place or not;
  *  - a process whose buffer is short gets TRUNCATED and nothing is
  *    written outside the blocks; a declining owner makes everyone return
- *    DECLINED; every bank is free at the end;
+ *    DECLINED, an owner with bad arguments FAULTED with its error code;
+ *    every process is done with every bank at the end;
  *  - the 64-bit arithmetic: a 5 GiB block through 1 GiB fragments.
  */
 
@@ -40,7 +41,10 @@ typedef struct vcase {
     int in_place;
     int short_rank;     /* -1, or a process whose buffer is half short */
     int decline_every;
+    int fault_every;    /* the owner reports an error every n-th op */
 } vcase;
+
+#define FAULT_CODE 4242
 
 static uint64_t mix(uint64_t x)
 {
@@ -81,10 +85,22 @@ static unsigned char byte_of(int op, int source, size_t i)
     return (unsigned char) (mix((uint64_t) op << 32 | (uint64_t) source << 20) + i);
 }
 
-static int expect_rc(bool declined, bool short_view)
+/* the owner's decision in operation op, and what every process returns */
+static uint32_t mode_of(const vcase *c, int op)
 {
-    return declined ? MCA_COLL_SHMCICO_DECLINED
-        : short_view ? MCA_COLL_SHMCICO_TRUNCATED : MCA_COLL_SHMCICO_DONE;
+    if (c->decline_every && 0 == op % c->decline_every) {
+        return MCA_COLL_SHMCICO_MODE_DECLINE;
+    }
+    return c->fault_every && 0 == op % c->fault_every ? MCA_COLL_SHMCICO_MODE_FAULT
+                                                      : MCA_COLL_SHMCICO_MODE_SERVE;
+}
+
+static int expect_rc(uint32_t mode, bool short_view)
+{
+    if (MCA_COLL_SHMCICO_MODE_SERVE != mode) {
+        return mca_coll_shmcico_mode_result(mode);
+    }
+    return short_view ? MCA_COLL_SHMCICO_TRUNCATED : MCA_COLL_SHMCICO_DONE;
 }
 
 /* Receive buffer check: block j holds source j's bytes up to what fits,
@@ -126,7 +142,7 @@ static void open_blocks(op_bufs *b, int p)
 }
 
 static int run_scatterv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b,
-                        int op, int root, bool declined)
+                        int op, int root, uint32_t mode)
 {
     int me = e->rank, p = e->nprocs, rc;
     size_t room = me == c->short_rank ? b->counts[me] / 2 : b->counts[me];
@@ -143,16 +159,19 @@ static int run_scatterv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b
     open_blocks(b, p);
     mca_coll_shmcico_stream_contig(&rs, recv, room);
     rc = mca_coll_shmcico_engine_scatterv(e, root, in_place ? NULL : &rs, b->block_ptrs,
-                                          b->counts64, declined && me == root);
-    for (size_t i = 0; !declined && !in_place && i < room; ++i) {
+                                          b->counts64, me == root ? mode
+                                                                  : MCA_COLL_SHMCICO_MODE_SERVE,
+                                          FAULT_CODE);
+    for (size_t i = 0; MCA_COLL_SHMCICO_MODE_SERVE == mode && !in_place && i < room; ++i) {
         bad |= recv[i] != byte_of(op, -1, b->displs[me] + i);
     }
     free(recv);
-    return bad || rc != expect_rc(declined, !in_place && room < b->counts[me]);
+    return bad || rc != expect_rc(mode, !in_place && room < b->counts[me])
+        || (MCA_COLL_SHMCICO_FAULTED == rc && FAULT_CODE != e->fault);
 }
 
 static int run_gatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b,
-                       int op, int root, bool declined)
+                       int op, int root, uint32_t mode)
 {
     int me = e->rank, p = e->nprocs, rc;
     bool in_place = c->in_place && me == root, is_root = me == root, bad;
@@ -174,16 +193,19 @@ static int run_gatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b,
     }
     mca_coll_shmcico_stream_contig(&b->send, b->sbuf, b->counts[me]);
     rc = mca_coll_shmcico_engine_gatherv(e, root, in_place ? NULL : &b->send,
-                                         b->block_ptrs, b->counts64, declined && is_root);
-    bad = is_root && !declined
+                                         b->block_ptrs, b->counts64,
+                                         is_root ? mode : MCA_COLL_SHMCICO_MODE_SERVE,
+                                         FAULT_CODE);
+    bad = is_root && MCA_COLL_SHMCICO_MODE_SERVE == mode
         && check_blocks(b->buf, b->span, b->displs, b->room, b->counts, p, op);
-    return bad || rc != expect_rc(declined, is_root && c->short_rank >= 0
+    bad |= MCA_COLL_SHMCICO_FAULTED == rc && FAULT_CODE != e->fault;
+    return bad || rc != expect_rc(mode, is_root && c->short_rank >= 0
                                   && c->short_rank != root
                                   && b->counts[c->short_rank] / 2 < b->counts[c->short_rank]);
 }
 
 static int run_allgatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b,
-                          int op, bool declined)
+                          int op, uint32_t mode)
 {
     int me = e->rank, p = e->nprocs, rc, victim = (c->short_rank + 1) % p;
     bool short_view = false, bad;
@@ -210,10 +232,12 @@ static int run_allgatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs 
     }
     rc = mca_coll_shmcico_engine_allgatherv(e, &b->send, c->in_place ? NULL : &b->own,
                                             b->block_ptrs, b->counts64,
-                                            declined && 0 == me);
-    bad = !declined && check_blocks(b->buf, b->span, b->displs, b->room, b->counts,
-                                    p, op);
-    return bad || rc != expect_rc(declined, short_view);
+                                            0 == me ? mode : MCA_COLL_SHMCICO_MODE_SERVE,
+                                            FAULT_CODE);
+    bad = MCA_COLL_SHMCICO_MODE_SERVE == mode
+        && check_blocks(b->buf, b->span, b->displs, b->room, b->counts, p, op);
+    bad |= MCA_COLL_SHMCICO_FAULTED == rc && FAULT_CODE != e->fault;
+    return bad || rc != expect_rc(mode, short_view);
 }
 
 static int vector_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg)
@@ -224,15 +248,15 @@ static int vector_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg
 
     for (int op = 0; op < c->nops && failures < 3; ++op) {
         int root = op % w->p, bad;
-        bool declined = c->decline_every && 0 == op % c->decline_every;
+        uint32_t mode = mode_of(c, op);
 
         make_layout(c, op, w->p, b.counts, b.displs, &b.span);
         b.buf = malloc(b.span);
         b.sbuf = malloc(b.span);
         switch (c->op) {
-        case SCATTERV: bad = run_scatterv(c, e, &b, op, root, declined); break;
-        case GATHERV: bad = run_gatherv(c, e, &b, op, root, declined); break;
-        default: bad = run_allgatherv(c, e, &b, op, declined); break;
+        case SCATTERV: bad = run_scatterv(c, e, &b, op, root, mode); break;
+        case GATHERV: bad = run_gatherv(c, e, &b, op, root, mode); break;
+        default: bad = run_allgatherv(c, e, &b, op, mode); break;
         }
         if (bad) {
             fprintf(stderr, "%s pattern %d op %d rank %d: wrong result\n",
@@ -250,9 +274,9 @@ static void run_vector(vcase c, int p, uint32_t s, uint32_t w, size_t f)
     int failures = threads_run(p, s, w, f, vector_body, &c);
 
     CHECK(0 == failures, "%s p=%d s=%u w=%u f=%zu pattern=%d unit=%zu overlap=%d "
-          "in_place=%d short=%d decline=%d: %d failures", op_names[c.op], p, s, w, f,
-          c.pattern, c.unit, c.overlap, c.in_place, c.short_rank, c.decline_every,
-          failures);
+          "in_place=%d short=%d decline=%d fault=%d: %d failures", op_names[c.op], p, s,
+          w, f, c.pattern, c.unit, c.overlap, c.in_place, c.short_rank, c.decline_every,
+          c.fault_every, failures);
 }
 
 /* Streams that count bytes without touching memory: enough to push 5 GiB
@@ -278,7 +302,7 @@ static int huge_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg)
 
     (void) w;
     rc = mca_coll_shmcico_engine_gatherv(e, 0, 0 == e->rank ? NULL : &send, blocks,
-                                         counts, false);
+                                         counts, MCA_COLL_SHMCICO_MODE_SERVE, 0);
     return rc != MCA_COLL_SHMCICO_DONE || (0 == e->rank && block1.done != bytes)
         || (1 == e->rank && send.done != bytes);
 }
@@ -304,6 +328,8 @@ int main(void)
                              .short_rank = 2 }, 4, 8, 2, 128);
         run_vector((vcase) { .op = op, .nops = 9, .pattern = 1, .unit = 500,
                              .short_rank = -1, .decline_every = 3 }, 3, 8, 2, 128);
+        run_vector((vcase) { .op = op, .nops = 8, .pattern = 3, .unit = 900,
+                             .short_rank = -1, .fault_every = 2 }, 4, 8, 2, 128);
         run_vector((vcase) { .op = op, .nops = 6, .pattern = 0, .unit = 1,
                              .short_rank = -1 }, 8, 8, 2, 64);
     }

@@ -85,6 +85,8 @@ typedef struct mca_coll_shmcico_component_t {
     int verbose;
     int output;
 
+    size_t max_memory;              /**< segment bytes a process may map; 0: no limit */
+
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
     unsigned long long fallback[MCA_COLL_SHMCICO_OP_COUNT];
@@ -92,6 +94,7 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long segments_failed;
     unsigned long long numa_pages_local;
     unsigned long long numa_pages_remote;
+    unsigned long long segment_bytes;   /**< bytes of segments mapped now */
 } mca_coll_shmcico_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_shmcico_component_t mca_coll_shmcico_component;
@@ -189,12 +192,17 @@ void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
 
 /**
  * Account for what the engine returned: true when the call was served
- * (*rc is then its MPI result), false when it must go to the previous
+ * (*rc is then its MPI result: the owner's error when it found its
+ * arguments bad, else this process's own error if any, else a
+ * truncation or success), false when it must go to the previous
  * component (counted as a fallback).
  */
 bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
-                             struct ompi_communicator_t *comm, int engine_ret,
-                             int *rc);
+                             struct ompi_communicator_t *comm,
+                             const mca_coll_shmcico_module_t *module, int engine_ret,
+                             int own_error, int *rc);
+
+
 
 /** Whether bytes are over the communicator's limit for op. */
 static inline bool mca_coll_shmcico_over_limit(const mca_coll_shmcico_module_t *module,
@@ -204,6 +212,19 @@ static inline bool mca_coll_shmcico_over_limit(const mca_coll_shmcico_module_t *
     size_t limit = module->params.max_bytes[op];
 
     return 0 != limit && bytes > limit;
+}
+
+/** The owner's decision: report its own error to everyone, hand a call
+ *  over the size limit back, or serve. */
+static inline uint32_t mca_coll_shmcico_decide(const mca_coll_shmcico_module_t *module,
+                                               mca_coll_shmcico_op_t op, int own_error,
+                                               uint64_t largest)
+{
+    if (MPI_SUCCESS != own_error) {
+        return MCA_COLL_SHMCICO_MODE_FAULT;
+    }
+    return mca_coll_shmcico_over_limit(module, op, largest) ? MCA_COLL_SHMCICO_MODE_DECLINE
+                                                            : MCA_COLL_SHMCICO_MODE_SERVE;
 }
 
 /* datatype streams */
@@ -234,6 +255,22 @@ uint64_t mca_coll_shmcico_blocks_open(mca_coll_shmcico_module_t *module,
                                       struct ompi_datatype_t *dtype, bool sending);
 void mca_coll_shmcico_blocks_close(mca_coll_shmcico_module_t *module);
 
+/** Empty streams for every block: a process whose own arguments are bad
+ *  still takes part in the protocol, moving nothing. */
+void mca_coll_shmcico_blocks_empty(mca_coll_shmcico_module_t *module);
+
+/* arguments */
+
+/** MPI_ERR_COUNT for a negative count, MPI_ERR_BUFFER for data that would
+ *  start in page 0 (a NULL buffer with a count), else MPI_SUCCESS. */
+int mca_coll_shmcico_check_buffer(const void *buf, int count,
+                                  struct ompi_datatype_t *dtype);
+
+/** The same for the per-process blocks of a vector operation. */
+int mca_coll_shmcico_check_blocks(const void *buf,
+                                  const mca_coll_shmcico_blocks_t *layout,
+                                  struct ompi_datatype_t *dtype, int nprocs);
+
 /** Start of process i's block in buf. */
 void *mca_coll_shmcico_block_start(const void *buf,
                                    const mca_coll_shmcico_blocks_t *layout,
@@ -256,7 +293,8 @@ typedef int (*mca_coll_shmcico_rooted_move_fn_t)(mca_coll_shmcico_engine_t *engi
                                                  int root,
                                                  mca_coll_shmcico_stream_t *own,
                                                  mca_coll_shmcico_stream_t *const *blocks,
-                                                 const uint64_t *counts, bool decline);
+                                                 const uint64_t *counts, uint32_t mode,
+                                                 uint64_t fault);
 
 typedef struct mca_coll_shmcico_rooted_t {
     mca_coll_shmcico_op_t op;

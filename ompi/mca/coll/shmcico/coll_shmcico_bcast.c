@@ -25,21 +25,31 @@ static bool bcast_serve(void *buff, int count, struct ompi_datatype_t *datatype,
                         mca_coll_shmcico_module_t *module, int *rc)
 {
     bool is_root = ompi_comm_rank(comm) == root;
+    int own_error = mca_coll_shmcico_check_buffer(buff, count, datatype);
     mca_coll_shmcico_dstream_t data;
+    uint32_t mode;
     int ret;
 
+    if (root < 0 || root >= ompi_comm_size(comm)) {
+        *rc = MPI_ERR_ROOT;             /* the same on every process */
+        return true;
+    }
     if (!mca_coll_shmcico_ready(module, comm)) {
         mca_coll_shmcico_fallback(MCA_COLL_SHMCICO_OP_BCAST, comm, "no segment");
         return false;
     }
-    mca_coll_shmcico_dstream_init(&data, buff, (size_t) count, datatype, is_root);
-    ret = mca_coll_shmcico_engine_bcast(&module->engine, &module->tree, root,
-                                        &data.stream,
-                                        is_root && mca_coll_shmcico_over_limit(module,
-                                                                               MCA_COLL_SHMCICO_OP_BCAST,
-                                                                               data.stream.length));
+    /* bad arguments of this process: it takes part, moving nothing */
+    mca_coll_shmcico_dstream_init(&data, MPI_SUCCESS == own_error ? buff : NULL,
+                                  MPI_SUCCESS == own_error ? (size_t) count : 0,
+                                  datatype, is_root);
+    mode = is_root ? mca_coll_shmcico_decide(module, MCA_COLL_SHMCICO_OP_BCAST, own_error,
+                                             data.stream.length)
+                   : MCA_COLL_SHMCICO_MODE_SERVE;
+    ret = mca_coll_shmcico_engine_bcast(&module->engine, &module->tree, root, &data.stream,
+                                        mode, (uint64_t) own_error);
     mca_coll_shmcico_dstream_fini(&data);
-    return mca_coll_shmcico_served(MCA_COLL_SHMCICO_OP_BCAST, comm, ret, rc);
+    return mca_coll_shmcico_served(MCA_COLL_SHMCICO_OP_BCAST, comm, module, ret, own_error,
+                                   rc);
 }
 
 int mca_coll_shmcico_bcast_intra(void *buff, int count,

@@ -42,6 +42,7 @@
 #define DEFAULT_TREE_DEGREE   4
 #define DEFAULT_MAX_PROCS     256
 #define MAX_FRAGMENT          ((size_t) 1 << 30)
+#define DEFAULT_MAX_MEMORY    ((size_t) 512 << 20)
 
 static int shmcico_register(void);
 static int shmcico_open(void);
@@ -192,6 +193,15 @@ static void register_counters(void)
     register_counter("numa_pages_remote",
                      "Pages of this process's queues found on another NUMA node",
                      &c->numa_pages_remote);
+    (void) mca_base_component_pvar_register(&c->super.collm_version, "segment_bytes",
+                                            "Bytes of communicator segments this "
+                                            "process has mapped now",
+                                            OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_SIZE,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MCA_BASE_VAR_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY
+                                            | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            NULL, NULL, NULL, &c->segment_bytes);
 }
 
 static bool runtime_series_matches(void);
@@ -247,6 +257,11 @@ static int shmcico_register(void)
                                            OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &c->backing_dir);
+    c->max_memory = DEFAULT_MAX_MEMORY;
+    register_size("max_memory",
+                  "Bytes of communicator segments a process may have mapped at "
+                  "once; a communicator whose segment would go over it falls "
+                  "back (0 = no limit)", OPAL_INFO_LVL_5, &c->max_memory);
     c->lazy = true;
     register_bool("lazy",
                   "Make a communicator's segment at its first served call "
@@ -378,8 +393,9 @@ void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
 }
 
 bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
-                             struct ompi_communicator_t *comm, int engine_ret,
-                             int *rc)
+                             struct ompi_communicator_t *comm,
+                             const mca_coll_shmcico_module_t *module, int engine_ret,
+                             int own_error, int *rc)
 {
     char why[96];
 
@@ -390,7 +406,19 @@ bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
         return false;
     }
     mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
-    *rc = MCA_COLL_SHMCICO_TRUNCATED == engine_ret ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
+    if (MCA_COLL_SHMCICO_FAULTED == engine_ret) {
+        *rc = (int) module->engine.fault;
+    } else if (MPI_SUCCESS != own_error) {
+        *rc = own_error;
+    } else {
+        *rc = MCA_COLL_SHMCICO_TRUNCATED == engine_ret ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
+    }
+    if (MPI_SUCCESS != *rc && MPI_ERR_TRUNCATE != *rc) {
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
+                                 MCA_COLL_SHMCICO_COMM_FMT "%s with bad arguments: "
+                                 "MPI error class %d, every process kept in step",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(comm), op_names[op], *rc);
+    }
     return true;
 }
 

@@ -358,12 +358,14 @@ static void open_use_as_owner(mca_coll_shmcico_engine_t *engine,
             atomic_store_explicit(&counts[i], plan->counts[i], memory_order_relaxed);
         }
     }
-    mca_coll_shmcico_bank_publish(use, total, plan->decline ? MCA_COLL_SHMCICO_MODE_DECLINE
-                                                            : MCA_COLL_SHMCICO_MODE_SERVE);
-    for (int i = 0; plan->decline && i < plan->nwrites; ++i) {
+    /* with a decision other than serving, total carries the error code */
+    mca_coll_shmcico_bank_publish(use, MCA_COLL_SHMCICO_MODE_SERVE == plan->mode
+                                       ? total : plan->fault, plan->mode);
+    for (int i = 0; MCA_COLL_SHMCICO_MODE_SERVE != plan->mode && i < plan->nwrites; ++i) {
         mca_coll_shmcico_flag_post(mca_coll_shmcico_flag(&engine->view, plan->writes[i].proc,
                                                          use->first_slot),
-                                   use->seq, MCA_COLL_SHMCICO_FLAG_DECLINE, 0, 0);
+                                   use->seq, mca_coll_shmcico_mode_flag(plan->mode),
+                                   plan->fault, 0);
     }
 }
 
@@ -381,8 +383,8 @@ static void read_headers(mca_coll_shmcico_engine_t *engine,
         uint64_t size = mca_coll_shmcico_flag_wait(&engine->waiter, flag, use->seq);
         uint64_t total = atomic_load_explicit(&flag->total, memory_order_relaxed);
 
-        if (size & MCA_COLL_SHMCICO_FLAG_DECLINE) {
-            use->mode = MCA_COLL_SHMCICO_MODE_DECLINE;
+        if (MCA_COLL_SHMCICO_MODE_SERVE != mca_coll_shmcico_flag_mode(size)) {
+            use->mode = mca_coll_shmcico_flag_mode(size);
         }
         queues[i].bytes = atomic_load_explicit(&flag->own, memory_order_relaxed);
         queues[i].next = 0;
@@ -391,7 +393,7 @@ static void read_headers(mca_coll_shmcico_engine_t *engine,
     }
 }
 
-/* Open bank use u of the plan; false when the owner hands the call back.
+/* Open bank use u of the plan; false when the owner does not serve it.
  * Only the first use waits for the owner, whose publication carries the
  * counts and its decision; in later uses whoever writes makes sure that
  * everyone is done with the bank's previous use, and readers follow the
@@ -422,7 +424,7 @@ static bool open_use(mca_coll_shmcico_engine_t *engine, const mca_coll_shmcico_p
         mca_coll_shmcico_bank_next(engine, use);
         read_headers(engine, use, plan->reads, plan->nreads);
     }
-    return MCA_COLL_SHMCICO_MODE_DECLINE != use->mode;
+    return MCA_COLL_SHMCICO_MODE_SERVE == use->mode;
 }
 
 /* A process's own block never goes through shared memory: it is copied
@@ -466,7 +468,8 @@ int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
     for (uint64_t u = 0; u < uses; ++u) {
         if (!open_use(engine, plan, &use, u, total)) {
             mca_coll_shmcico_bank_done(engine, &use);
-            return MCA_COLL_SHMCICO_DECLINED;
+            engine->fault = use.total;
+            return mca_coll_shmcico_mode_result(use.mode);
         }
         if (0 == u) {
             total = use.total;

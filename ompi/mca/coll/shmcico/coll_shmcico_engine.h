@@ -95,22 +95,49 @@
 enum {
     MCA_COLL_SHMCICO_DONE = 0,      /**< all data moved */
     MCA_COLL_SHMCICO_TRUNCATED,     /**< this process's buffer was too short */
-    MCA_COLL_SHMCICO_DECLINED       /**< the owner handed the call back */
+    MCA_COLL_SHMCICO_DECLINED,      /**< the owner handed the call back */
+    MCA_COLL_SHMCICO_FAULTED        /**< the owner found its arguments bad */
 };
 
 /** Bits of a flag's size: the writer had more bytes than the owner
  *  published for its queue (the reader reports a truncation); the owner
- *  hands the call back (no data follows). */
+ *  hands the call back, or found its arguments bad (no data follows: the
+ *  flag's total then carries the owner's error code). */
 #define MCA_COLL_SHMCICO_FLAG_OVERFLOW (UINT64_C(1) << 63)
 #define MCA_COLL_SHMCICO_FLAG_DECLINE  (UINT64_C(1) << 62)
+#define MCA_COLL_SHMCICO_FLAG_FAULT    (UINT64_C(1) << 61)
 #define MCA_COLL_SHMCICO_FLAG_BITS     (MCA_COLL_SHMCICO_FLAG_OVERFLOW \
-                                        | MCA_COLL_SHMCICO_FLAG_DECLINE)
+                                        | MCA_COLL_SHMCICO_FLAG_DECLINE \
+                                        | MCA_COLL_SHMCICO_FLAG_FAULT)
 
-/** What the owner of a bank use decided for the operation. */
+/** What the owner of an operation decided. */
 enum {
     MCA_COLL_SHMCICO_MODE_SERVE = 1,
-    MCA_COLL_SHMCICO_MODE_DECLINE = 2
+    MCA_COLL_SHMCICO_MODE_DECLINE = 2,  /**< every process falls back */
+    MCA_COLL_SHMCICO_MODE_FAULT = 3     /**< every process returns the owner's error */
 };
+
+/** The flag bit that announces mode (0 for MCA_COLL_SHMCICO_MODE_SERVE). */
+static inline uint64_t mca_coll_shmcico_mode_flag(uint32_t mode)
+{
+    return MCA_COLL_SHMCICO_MODE_DECLINE == mode ? MCA_COLL_SHMCICO_FLAG_DECLINE
+        : MCA_COLL_SHMCICO_MODE_FAULT == mode ? MCA_COLL_SHMCICO_FLAG_FAULT : 0;
+}
+
+/** The mode a flag's size announces. */
+static inline uint32_t mca_coll_shmcico_flag_mode(uint64_t size)
+{
+    return (size & MCA_COLL_SHMCICO_FLAG_DECLINE) ? MCA_COLL_SHMCICO_MODE_DECLINE
+        : (size & MCA_COLL_SHMCICO_FLAG_FAULT) ? MCA_COLL_SHMCICO_MODE_FAULT
+        : MCA_COLL_SHMCICO_MODE_SERVE;
+}
+
+/** The engine's result for a call the owner did not serve. */
+static inline int mca_coll_shmcico_mode_result(uint32_t mode)
+{
+    return MCA_COLL_SHMCICO_MODE_DECLINE == mode ? MCA_COLL_SHMCICO_DECLINED
+                                                 : MCA_COLL_SHMCICO_FAULTED;
+}
 
 /** Fixed header at offset 0 of the segment. */
 typedef struct mca_coll_shmcico_header_t {
@@ -200,6 +227,7 @@ typedef struct mca_coll_shmcico_engine_t {
     mca_coll_shmcico_waiter_t waiter;
     int *children;                  /**< scratch: tree children, p entries */
     struct mca_coll_shmcico_queue_t *queues;  /**< scratch: p queues */
+    uint64_t fault;                 /**< the owner's error code after _FAULTED */
 } mca_coll_shmcico_engine_t;
 
 /** One use of a bank by one process. */
@@ -433,6 +461,9 @@ void mca_coll_shmcico_bank_prefetch(const mca_coll_shmcico_engine_t *engine);
 static inline void mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream,
                                                void *shm, size_t len)
 {
+    if (0 == len) {
+        return;                     /* empty streams may have no buffer */
+    }
     if (NULL != stream->contig) {
         memcpy(shm, stream->contig + stream->done, len);
     } else {
@@ -513,7 +544,8 @@ typedef struct mca_coll_shmcico_queue_t {
  */
 typedef struct mca_coll_shmcico_plan_t {
     bool owner;
-    bool decline;                   /**< owner: hand the call back */
+    uint32_t mode;                  /**< owner: MCA_COLL_SHMCICO_MODE_* */
+    uint64_t fault;                 /**< owner: error code with _MODE_FAULT */
     const uint64_t *counts;         /**< owner: bytes of every queue */
     mca_coll_shmcico_queue_t *writes;
     int nwrites;
@@ -523,7 +555,8 @@ typedef struct mca_coll_shmcico_plan_t {
     mca_coll_shmcico_stream_t *self_dst;
 } mca_coll_shmcico_plan_t;
 
-/** Run a plan; returns MCA_COLL_SHMCICO_DONE, _TRUNCATED or _DECLINED. */
+/** Run a plan; returns MCA_COLL_SHMCICO_DONE, _TRUNCATED, _DECLINED or
+ *  _FAULTED (engine->fault holds the owner's error code). */
 int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
                                 const mca_coll_shmcico_plan_t *plan);
 
@@ -534,49 +567,52 @@ struct mca_coll_shmcico_tree_t;
 
 /**
  * Broadcast through the root's queue (pipelined CICO).  At the root,
- * stream holds the message and decline tells whether to hand the call
- * back to the previous component; elsewhere stream is the receive
- * buffer.
+ * stream holds the message and mode is the root's decision (serve, hand
+ * the call back, or report the error code fault to everyone); elsewhere
+ * stream is the receive buffer and mode and fault are ignored.
  *
  * Returns MCA_COLL_SHMCICO_DONE, _TRUNCATED (this receiver's buffer was
  * shorter than the root's message: what fits was written, the protocol
- * stayed in step) or _DECLINED (every process must fall back).
+ * stayed in step), _DECLINED (every process must fall back) or _FAULTED
+ * (engine->fault holds the root's error code).
  */
 int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
                                   const struct mca_coll_shmcico_tree_t *tree,
                                   int root, mca_coll_shmcico_stream_t *stream,
-                                  bool decline);
+                                  uint32_t mode, uint64_t fault);
 
 /**
  * Scatterv: the root writes each process's block into that process's
  * queue, fragment by fragment, round robin over the processes.
  *   root:   blocks[i] holds the block of process i and counts[i] its
  *           bytes; recv (NULL with MPI_IN_PLACE) receives the root's own
- *           block, blocks[root]; decline hands the call back.
+ *           block, blocks[root]; mode and fault are its decision.
  *   others: recv is the receive buffer; the rest is ignored.
  */
 int mca_coll_shmcico_engine_scatterv(mca_coll_shmcico_engine_t *engine,
                                      int root, mca_coll_shmcico_stream_t *recv,
                                      mca_coll_shmcico_stream_t *const *blocks,
-                                     const uint64_t *counts, bool decline);
+                                     const uint64_t *counts, uint32_t mode,
+                                     uint64_t fault);
 
 /**
  * Gatherv: every process writes its block into its own queue; the root
  * reads every queue, whichever fragment is ready first.
  *   root:   blocks[i] receives the block of process i, counts[i] the bytes
  *           expected from it; send (NULL with MPI_IN_PLACE) is copied into
- *           blocks[root]; decline hands the call back.
+ *           blocks[root]; mode and fault are its decision.
  *   others: send is the block to send; the rest is ignored.
  */
 int mca_coll_shmcico_engine_gatherv(mca_coll_shmcico_engine_t *engine,
                                     int root, mca_coll_shmcico_stream_t *send,
                                     mca_coll_shmcico_stream_t *const *blocks,
-                                    const uint64_t *counts, bool decline);
+                                    const uint64_t *counts, uint32_t mode,
+                                    uint64_t fault);
 
 /**
  * Allgatherv: every process writes its block once into its own queue and
  * reads every other queue.  Rank 0 owns the banks: its counts[] and its
- * decision are the ones every process follows.  send is this process's
+ * decision (mode, fault) are the ones every process follows.  send is this process's
  * block for its queue; own, a second stream over the same block, is
  * copied into blocks[rank] (both NULL with MPI_IN_PLACE: the block is
  * already there, and send reads it from the receive buffer); blocks[i]
@@ -586,6 +622,7 @@ int mca_coll_shmcico_engine_allgatherv(mca_coll_shmcico_engine_t *engine,
                                        mca_coll_shmcico_stream_t *send,
                                        mca_coll_shmcico_stream_t *own,
                                        mca_coll_shmcico_stream_t *const *blocks,
-                                       const uint64_t *counts, bool decline);
+                                       const uint64_t *counts, uint32_t mode,
+                                     uint64_t fault);
 
 #endif /* MCA_COLL_SHMCICO_ENGINE_H */

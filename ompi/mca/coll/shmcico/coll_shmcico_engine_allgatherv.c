@@ -22,12 +22,13 @@ int mca_coll_shmcico_engine_allgatherv(mca_coll_shmcico_engine_t *engine,
                                        mca_coll_shmcico_stream_t *send,
                                        mca_coll_shmcico_stream_t *own,
                                        mca_coll_shmcico_stream_t *const *blocks,
-                                       const uint64_t *counts, bool decline)
+                                       const uint64_t *counts, uint32_t mode,
+                                       uint64_t fault)
 {
     mca_coll_shmcico_queue_t *queues = engine->queues;
     int me = engine->rank, p = engine->nprocs;
     mca_coll_shmcico_plan_t plan = {
-        .owner = 0 == me, .decline = decline,
+        .owner = 0 == me, .mode = mode, .fault = fault,
         .counts = counts, .writes = queues, .nwrites = 1,
         .reads = queues + 1, .nreads = p - 1,
         .self_src = own, .self_dst = blocks[me]

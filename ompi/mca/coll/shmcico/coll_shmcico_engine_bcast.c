@@ -48,7 +48,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
  * an empty message), whose flag tells the others the total. */
 static int bcast_root(mca_coll_shmcico_engine_t *engine, const int *children,
                       int nchildren, mca_coll_shmcico_stream_t *stream,
-                      bool decline)
+                      uint32_t mode, uint64_t fault)
 {
     const mca_coll_shmcico_view_t *view = &engine->view;
     uint64_t total = stream->length, f = view->layout.fragment_size;
@@ -58,13 +58,14 @@ static int bcast_root(mca_coll_shmcico_engine_t *engine, const int *children,
 
     do {
         mca_coll_shmcico_bank_acquire(engine, &use);
-        mca_coll_shmcico_bank_publish(&use, total, decline ? MCA_COLL_SHMCICO_MODE_DECLINE
-                                                           : MCA_COLL_SHMCICO_MODE_SERVE);
-        if (decline) {
+        mca_coll_shmcico_bank_publish(&use, total, mode);
+        if (MCA_COLL_SHMCICO_MODE_SERVE != mode) {
+            /* the decision travels down the tree; total carries the code */
             notify(view, children, nchildren, use.first_slot, use.seq,
-                   MCA_COLL_SHMCICO_FLAG_DECLINE, 0, NULL);
+                   mca_coll_shmcico_mode_flag(mode), fault, NULL);
             mca_coll_shmcico_bank_done(engine, &use);
-            return MCA_COLL_SHMCICO_DECLINED;
+            engine->fault = fault;
+            return mca_coll_shmcico_mode_result(mode);
         }
         for (uint32_t i = 0; i < nslots && (0 == i || stream->done < total); ++i) {
             uint32_t slot = use.first_slot + i;
@@ -99,9 +100,10 @@ static int bcast_member(mca_coll_shmcico_engine_t *engine, const int *children,
 
             total = atomic_load_explicit(&flag->total, memory_order_relaxed);
             notify(view, children, nchildren, slot, use.seq, size, total, flag->data);
-            if (size & MCA_COLL_SHMCICO_FLAG_DECLINE) {
+            if (MCA_COLL_SHMCICO_MODE_SERVE != mca_coll_shmcico_flag_mode(size)) {
                 mca_coll_shmcico_bank_done(engine, &use);
-                return MCA_COLL_SHMCICO_DECLINED;
+                engine->fault = total;
+                return mca_coll_shmcico_mode_result(mca_coll_shmcico_flag_mode(size));
             }
             /* an inline fragment is in this process's own flag */
             complete &= mca_coll_shmcico_stream_get(stream,
@@ -119,7 +121,7 @@ static int bcast_member(mca_coll_shmcico_engine_t *engine, const int *children,
 int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
                                   const struct mca_coll_shmcico_tree_t *tree,
                                   int root, mca_coll_shmcico_stream_t *stream,
-                                  bool decline)
+                                  uint32_t mode, uint64_t fault)
 {
     int *children = engine->children;
     int nchildren = mca_coll_shmcico_tree_children(tree, engine->rank, root,
@@ -127,7 +129,7 @@ int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
     int ret;
 
     if (engine->rank == root) {
-        ret = bcast_root(engine, children, nchildren, stream, decline);
+        ret = bcast_root(engine, children, nchildren, stream, mode, fault);
     } else {
         ret = bcast_member(engine, children, nchildren, root, stream);
     }

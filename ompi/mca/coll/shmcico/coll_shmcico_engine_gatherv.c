@@ -21,7 +21,8 @@
 int mca_coll_shmcico_engine_gatherv(mca_coll_shmcico_engine_t *engine,
                                     int root, mca_coll_shmcico_stream_t *send,
                                     mca_coll_shmcico_stream_t *const *blocks,
-                                    const uint64_t *counts, bool decline)
+                                    const uint64_t *counts, uint32_t mode,
+                                    uint64_t fault)
 {
     mca_coll_shmcico_queue_t *queues = engine->queues;
     mca_coll_shmcico_plan_t plan = { .owner = engine->rank == root };
@@ -34,7 +35,8 @@ int mca_coll_shmcico_engine_gatherv(mca_coll_shmcico_engine_t *engine,
         }
         plan.reads = queues;
         plan.counts = counts;
-        plan.decline = decline;
+        plan.mode = mode;
+        plan.fault = fault;
         plan.self_src = send;
         plan.self_dst = blocks[root];
     } else {

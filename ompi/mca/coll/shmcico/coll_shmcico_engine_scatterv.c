@@ -20,7 +20,8 @@
 int mca_coll_shmcico_engine_scatterv(mca_coll_shmcico_engine_t *engine,
                                      int root, mca_coll_shmcico_stream_t *recv,
                                      mca_coll_shmcico_stream_t *const *blocks,
-                                     const uint64_t *counts, bool decline)
+                                     const uint64_t *counts, uint32_t mode,
+                                     uint64_t fault)
 {
     mca_coll_shmcico_queue_t *queues = engine->queues;
     mca_coll_shmcico_plan_t plan = { .owner = engine->rank == root };
@@ -35,7 +36,8 @@ int mca_coll_shmcico_engine_scatterv(mca_coll_shmcico_engine_t *engine,
         }
         plan.writes = queues;
         plan.counts = counts;
-        plan.decline = decline;
+        plan.mode = mode;
+        plan.fault = fault;
         plan.self_src = blocks[root];
         plan.self_dst = recv;
     } else {

@@ -20,37 +20,59 @@
 
 #include "coll_shmcico.h"
 
+/* The root's blocks: streams over them, and its decision. */
+static uint32_t open_root_blocks(const mca_coll_shmcico_rooted_t *call,
+                                 mca_coll_shmcico_module_t *module, int *blocks_error)
+{
+    *blocks_error = mca_coll_shmcico_check_blocks(call->blocks_buf, &call->layout,
+                                                  call->blocks_type, module->engine.nprocs);
+    if (MPI_SUCCESS != *blocks_error) {
+        mca_coll_shmcico_blocks_empty(module);
+        return MCA_COLL_SHMCICO_MODE_FAULT;
+    }
+    return mca_coll_shmcico_decide(module, call->op, MPI_SUCCESS,
+                                   mca_coll_shmcico_blocks_open(module, call->blocks_buf,
+                                                                &call->layout,
+                                                                call->blocks_type,
+                                                                call->blocks_sent));
+}
+
 bool mca_coll_shmcico_rooted_serve(const mca_coll_shmcico_rooted_t *call,
                                    struct ompi_communicator_t *comm,
                                    mca_coll_shmcico_module_t *module, int *rc)
 {
     bool is_root = ompi_comm_rank(comm) == call->root;
     bool in_place = is_root && MPI_IN_PLACE == call->own_buf;
-    bool decline = false;
+    uint32_t mode = MCA_COLL_SHMCICO_MODE_SERVE;
+    int own_error = MPI_SUCCESS, blocks_error = MPI_SUCCESS, ret;
     mca_coll_shmcico_dstream_t own;
-    int ret;
 
+    if (call->root < 0 || call->root >= ompi_comm_size(comm)) {
+        *rc = MPI_ERR_ROOT;             /* the same on every process */
+        return true;
+    }
     if (!mca_coll_shmcico_ready(module, comm)) {
         mca_coll_shmcico_fallback(call->op, comm, "no segment");
         return false;
     }
     if (is_root) {
-        uint64_t largest = mca_coll_shmcico_blocks_open(module, call->blocks_buf,
-                                                        &call->layout, call->blocks_type,
-                                                        call->blocks_sent);
-        decline = mca_coll_shmcico_over_limit(module, call->op, largest);
+        mode = open_root_blocks(call, module, &blocks_error);
     }
     if (!in_place) {
-        mca_coll_shmcico_dstream_init(&own, call->own_buf, call->own_count,
+        /* bad arguments of this process: it takes part, moving nothing */
+        own_error = mca_coll_shmcico_check_buffer(call->own_buf, (int) call->own_count,
+                                                  call->own_type);
+        mca_coll_shmcico_dstream_init(&own, MPI_SUCCESS == own_error ? call->own_buf : NULL,
+                                      MPI_SUCCESS == own_error ? call->own_count : 0,
                                       call->own_type, !call->blocks_sent);
     }
     ret = call->move(&module->engine, call->root, in_place ? NULL : &own.stream,
-                     module->streams, module->counts, decline);
+                     module->streams, module->counts, mode, (uint64_t) blocks_error);
     if (!in_place) {
         mca_coll_shmcico_dstream_fini(&own);
     }
     if (is_root) {
         mca_coll_shmcico_blocks_close(module);
     }
-    return mca_coll_shmcico_served(call->op, comm, ret, rc);
+    return mca_coll_shmcico_served(call->op, comm, module, ret, own_error, rc);
 }

@@ -157,14 +157,27 @@ static void fill_offer(setup_t *s)
     s->offer.fragment_size = p->fragment_size;
 }
 
+/* Status codes of the setup are errno values; this one stands for the
+ * memory limit of coll_shmcico_max_memory. */
+#define OVER_MEMORY_LIMIT EDQUOT
+
 static int layout_from_offer(setup_t *s)
 {
-    return mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
-                                         (uint32_t) s->size,
-                                         (uint32_t) s->offer.slots,
-                                         (uint32_t) s->offer.banks,
-                                         (size_t) s->offer.fragment_size)
-        ? EINVAL : 0;
+    size_t limit = mca_coll_shmcico_component.max_memory;
+
+    if (0 != mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
+                                          (uint32_t) s->size,
+                                          (uint32_t) s->offer.slots,
+                                          (uint32_t) s->offer.banks,
+                                          (size_t) s->offer.fragment_size)) {
+        return EINVAL;
+    }
+    if (0 != limit
+        && __atomic_load_n(&mca_coll_shmcico_component.segment_bytes, __ATOMIC_RELAXED)
+           + s->layout.segment_size > limit) {
+        return OVER_MEMORY_LIMIT;
+    }
+    return 0;
 }
 
 static int offer_segment(setup_t *s)
@@ -348,6 +361,12 @@ static void attach_and_report(setup_t *s)
     }
 }
 
+static const char *failure_reason(int32_t verdict)
+{
+    return OVER_MEMORY_LIMIT == verdict ? "over coll_shmcico_max_memory"
+                                        : strerror(verdict);
+}
+
 static void finish(setup_t *s, int32_t verdict)
 {
     mca_coll_shmcico_module_t *m = s->module;
@@ -355,6 +374,8 @@ static void finish(setup_t *s, int32_t verdict)
     if (0 == verdict) {
         m->state = MCA_COLL_SHMCICO_SEGMENT_READY;
         mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_created, 1);
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
+                               s->layout.segment_size);
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                                  MCA_COLL_SHMCICO_COMM_FMT "segment of %zu bytes "
                                  "(s=%d f=%zu w=%d, tree %s/%d), rank %d on "
@@ -371,11 +392,12 @@ static void finish(setup_t *s, int32_t verdict)
     mca_coll_shmcico_segment_release(m);
     m->state = MCA_COLL_SHMCICO_SEGMENT_FAILED;
     mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_failed, 1);
-    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
+    /* one warning per communicator, from rank 0; the others at level 10 */
+    MCA_COLL_SHMCICO_VERBOSE(0 == s->rank ? MCA_COLL_SHMCICO_VERBOSE_WARN
+                                          : MCA_COLL_SHMCICO_VERBOSE_COMM,
                              MCA_COLL_SHMCICO_COMM_FMT "no shared segment (%s%s%s), "
                              "every call falls back to the previous component",
-                             MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
-                             strerror(verdict),
+                             MCA_COLL_SHMCICO_COMM_ARGS(s->comm), failure_reason(verdict),
                              0 == s->rank ? " in " : "",
                              0 == s->rank ? mca_coll_shmcico_component.backing_dir : "");
 }
@@ -413,6 +435,10 @@ void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
 {
     mca_coll_shmcico_view_t *view = &module->engine.view;
 
+    if (MCA_COLL_SHMCICO_SEGMENT_READY == module->state) {
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
+                               -(unsigned long long) view->layout.segment_size);
+    }
     mca_coll_shmcico_tree_fini(&module->tree);
     mca_coll_shmcico_engine_fini(&module->engine);
     free(module->blocks);

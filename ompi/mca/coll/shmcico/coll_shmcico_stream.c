@@ -206,3 +206,13 @@ void mca_coll_shmcico_blocks_close(mca_coll_shmcico_module_t *module)
         mca_coll_shmcico_dstream_fini(&module->blocks[i]);
     }
 }
+
+void mca_coll_shmcico_blocks_empty(mca_coll_shmcico_module_t *module)
+{
+    for (int i = 0; i < module->engine.nprocs; ++i) {
+        mca_coll_shmcico_stream_contig(&module->blocks[i].stream, NULL, 0);
+        module->blocks[i].uses_convertor = false;
+        module->streams[i] = &module->blocks[i].stream;
+        module->counts[i] = 0;
+    }
+}

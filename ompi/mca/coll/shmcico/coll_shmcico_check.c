@@ -1,0 +1,66 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Arguments that would make a copy crash: negative counts, and data that
+ * would start in the first page of memory (a NULL buffer with a count;
+ * page 0 is never mapped).  Open MPI's parameter checks catch most of
+ * this before a component is called, but they can be turned off
+ * (mpi_param_check 0) and they do not look at buffers.  A NULL buffer is
+ * legal with a datatype of absolute addresses: its data does not start
+ * in page 0, so it passes.
+ */
+
+#include "ompi_config.h"
+
+#include "coll_shmcico.h"
+
+#define FIRST_MAPPED_ADDRESS 4096
+
+static int check_start(const void *buf, struct ompi_datatype_t *dtype, size_t bytes)
+{
+    ptrdiff_t true_lb, true_extent;
+
+    if (0 == bytes) {
+        return MPI_SUCCESS;
+    }
+    ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
+    return (uintptr_t) buf + (uintptr_t) true_lb < FIRST_MAPPED_ADDRESS
+        ? MPI_ERR_BUFFER : MPI_SUCCESS;
+}
+
+int mca_coll_shmcico_check_buffer(const void *buf, int count,
+                                  struct ompi_datatype_t *dtype)
+{
+    size_t type_size;
+
+    if (count < 0) {
+        return MPI_ERR_COUNT;
+    }
+    ompi_datatype_type_size(dtype, &type_size);
+    return check_start(buf, dtype, type_size * (size_t) count);
+}
+
+int mca_coll_shmcico_check_blocks(const void *buf,
+                                  const mca_coll_shmcico_blocks_t *layout,
+                                  struct ompi_datatype_t *dtype, int nprocs)
+{
+    size_t type_size, bytes = 0;
+
+    ompi_datatype_type_size(dtype, &type_size);
+    for (int i = 0; i < nprocs; ++i) {
+        int count = NULL != layout->counts ? layout->counts[i] : layout->count;
+        if (count < 0) {
+            return MPI_ERR_COUNT;
+        }
+        bytes += type_size * (size_t) count;
+    }
+    return check_start(buf, dtype, bytes);
+}

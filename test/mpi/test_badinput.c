@@ -1,0 +1,216 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Bad arguments never crash, hang or write past a buffer: the affected
+ * processes get an MPI error (MPI_ERRORS_RETURN), the others complete,
+ * and the communicator works afterwards.  Run with mpi_param_check 0 so
+ * that the arguments reach the component (with Open MPI's own checks on,
+ * the MPI layer returns these errors before any component is called).
+ *
+ *  - a root out of range (the same on every process): MPI_ERR_ROOT;
+ *  - a negative count or a NULL buffer with a count at the root (or at
+ *    rank 0 for Allgatherv): every process gets the root's error;
+ *  - the same at another process: that process gets the error, it still
+ *    takes part, the others complete;
+ *  - a receiver with more room than the root sends: success.
+ * After every case a correct call of the same operation on the same
+ * communicator must succeed with the right data.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmcico_test.h"
+
+#define N 1000
+#define GOOD_SEED 777
+
+static int rank, size;
+
+static int error_class(int err)
+{
+    int cls = MPI_SUCCESS;
+
+    MPI_Error_class(err, &cls);
+    return cls;
+}
+
+/* the communicator still works: a correct call of op */
+static void still_works(st_op op, const char *after)
+{
+    int counts[64];
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = 100 + i;
+    }
+    if (st_op_regular(op)) {
+        for (int i = 0; i < size; ++i) {
+            counts[i] = 100;
+        }
+    }
+    ST_CHECK(MPI_SUCCESS == st_simple_call(op, MPI_COMM_WORLD, size - 1, counts, GOOD_SEED),
+             "%s after %s: a correct call failed", st_op_name(op), after);
+}
+
+static void expect(int err, int want, const char *what)
+{
+    ST_CHECK(error_class(err) == want, "%s: error class %d, expected %d", what,
+             error_class(err), want);
+}
+
+static void bcast_cases(void)
+{
+    st_buf buf = st_alloc(N * sizeof(int));
+    int err;
+
+    err = MPI_Bcast(buf.data, N, MPI_INT, size, MPI_COMM_WORLD);
+    expect(err, MPI_ERR_ROOT, "bcast, root out of range");
+    still_works(ST_BCAST, "a root out of range");
+
+    err = MPI_Bcast(buf.data, 0 == rank ? -1 : N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, MPI_ERR_COUNT, "bcast, negative count at the root");
+    still_works(ST_BCAST, "a negative count at the root");
+
+    err = MPI_Bcast(1 == rank ? NULL : buf.data, N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS, "bcast, NULL buffer at rank 1");
+    still_works(ST_BCAST, "a NULL buffer at a receiver");
+
+    err = MPI_Bcast(0 == rank ? NULL : buf.data, N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, MPI_ERR_BUFFER, "bcast, NULL buffer at the root");
+    still_works(ST_BCAST, "a NULL buffer at the root");
+
+    err = MPI_Bcast(buf.data, 1 == rank ? -5 : N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_COUNT : MPI_SUCCESS, "bcast, negative count at rank 1");
+    still_works(ST_BCAST, "a negative count at a receiver");
+
+    /* a receiver with more room than the root sends gets what was sent */
+    if (0 == rank) {
+        st_fill(buf.data, N / 2 * sizeof(int), 5);
+    }
+    err = MPI_Bcast(buf.data, 0 == rank ? N / 2 : N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, MPI_SUCCESS, "bcast, receivers with more room");
+    ST_CHECK(st_first_wrong(buf.data, N / 2 * sizeof(int), 5) < 0,
+             "bcast, receivers with more room: wrong data");
+    ST_CHECK(st_guards_ok(&buf), "bcast: guard bytes overwritten");
+    st_free(&buf);
+}
+
+static void scatterv_cases(void)
+{
+    int counts[64], displs[64];
+    st_buf sbuf = st_alloc((size_t) size * N * sizeof(int)), rbuf = st_alloc(N * sizeof(int));
+    int err;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = N;
+        displs[i] = i * N;
+    }
+    counts[size - 1] = -1;
+    err = MPI_Scatterv(sbuf.data, counts, displs, MPI_INT, rbuf.data, N, MPI_INT, 0,
+                       MPI_COMM_WORLD);
+    expect(err, MPI_ERR_COUNT, "scatterv, negative count at the root");
+    counts[size - 1] = N;
+    still_works(ST_SCATTERV, "a negative count at the root");
+
+    err = MPI_Scatterv(0 == rank ? NULL : sbuf.data, counts, displs, MPI_INT, rbuf.data, N,
+                       MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, MPI_ERR_BUFFER, "scatterv, NULL send buffer at the root");
+    still_works(ST_SCATTERV, "a NULL send buffer at the root");
+
+    err = MPI_Scatterv(sbuf.data, counts, displs, MPI_INT, 1 == rank ? NULL : rbuf.data, N,
+                       MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS,
+           "scatterv, NULL receive buffer at rank 1");
+    still_works(ST_SCATTERV, "a NULL receive buffer at a receiver");
+
+    err = MPI_Scatter(sbuf.data, N, MPI_INT, rbuf.data, N, MPI_INT, size, MPI_COMM_WORLD);
+    expect(err, MPI_ERR_ROOT, "scatter, root out of range");
+    still_works(ST_SCATTER, "a root out of range");
+    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "scatterv: guard bytes overwritten");
+    st_free(&sbuf);
+    st_free(&rbuf);
+}
+
+static void gatherv_cases(void)
+{
+    int counts[64], displs[64];
+    st_buf rbuf = st_alloc((size_t) size * N * sizeof(int)), sbuf = st_alloc(N * sizeof(int));
+    int err;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = N;
+        displs[i] = i * N;
+    }
+    counts[1] = -3;
+    err = MPI_Gatherv(sbuf.data, N, MPI_INT, rbuf.data, counts, displs, MPI_INT, 0,
+                      MPI_COMM_WORLD);
+    expect(err, MPI_ERR_COUNT, "gatherv, negative count at the root");
+    counts[1] = N;
+    still_works(ST_GATHERV, "a negative count at the root");
+
+    err = MPI_Gatherv(1 == rank ? NULL : sbuf.data, N, MPI_INT, rbuf.data, counts, displs,
+                      MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS, "gatherv, NULL send buffer at rank 1");
+    still_works(ST_GATHERV, "a NULL send buffer at a sender");
+
+    err = MPI_Gather(sbuf.data, N, MPI_INT, 0 == rank ? NULL : rbuf.data, N, MPI_INT, 0,
+                     MPI_COMM_WORLD);
+    expect(err, MPI_ERR_BUFFER, "gather, NULL receive buffer at the root");
+    still_works(ST_GATHER, "a NULL receive buffer at the root");
+    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "gatherv: guard bytes overwritten");
+    st_free(&sbuf);
+    st_free(&rbuf);
+}
+
+static void allgatherv_cases(void)
+{
+    int counts[64], displs[64];
+    st_buf rbuf = st_alloc((size_t) size * N * sizeof(int)), sbuf = st_alloc(N * sizeof(int));
+    int err;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = N;
+        displs[i] = i * N;
+    }
+    if (0 == rank) {
+        counts[size - 1] = -1;
+    }
+    err = MPI_Allgatherv(sbuf.data, N, MPI_INT, rbuf.data, counts, displs, MPI_INT,
+                         MPI_COMM_WORLD);
+    expect(err, MPI_ERR_COUNT, "allgatherv, negative count at rank 0");
+    counts[size - 1] = N;
+    still_works(ST_ALLGATHERV, "a negative count at rank 0");
+
+    err = MPI_Allgatherv(1 == rank ? NULL : sbuf.data, N, MPI_INT, rbuf.data, counts, displs,
+                         MPI_INT, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS,
+           "allgatherv, NULL send buffer at rank 1");
+    still_works(ST_ALLGATHERV, "a NULL send buffer at rank 1");
+    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "allgatherv: guard bytes overwritten");
+    st_free(&sbuf);
+    st_free(&rbuf);
+}
+
+int main(int argc, char **argv)
+{
+    st_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2 || size > 64) {
+        st_fail("run on 2 to 64 processes");
+        return st_finish("test_badinput");
+    }
+    bcast_cases();
+    scatterv_cases();
+    gatherv_cases();
+    allgatherv_cases();
+    return st_finish("test_badinput");
+}

@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Many communicators: 4096 duplicates exist at once and collectives run
+ * on hundreds of them, under a limit on the segment memory of a process
+ * (run with coll_shmcico_max_memory set to LIMIT segments' worth):
+ *  - exactly LIMIT communicators get a segment, the others fall back for
+ *    good, and every result is right;
+ *  - the MPI_T size variable coll_shmcico_segment_bytes says LIMIT
+ *    segments, and /proc/self/maps shows as many mappings;
+ *  - freeing the communicators unmaps every segment (the variable drops
+ *    to 0 and no mapping is left), and new ones get segments again.
+ *
+ * Usage: test_many_comms LIMIT
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmcico_test.h"
+
+#define NCOMMS 4096
+#define USED 300
+
+/* mappings of shmcico backing files in this process */
+static int segment_mappings(void)
+{
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[512];
+    int n = 0;
+
+    while (NULL != maps && NULL != fgets(line, sizeof(line), maps)) {
+        n += NULL != strstr(line, "/shmcico-");
+    }
+    if (NULL != maps) {
+        fclose(maps);
+    }
+    return n;
+}
+
+static void bcast_on(MPI_Comm comm, uint64_t seed)
+{
+    int counts[1] = { 1000 };
+
+    st_simple_call(ST_BCAST, comm, 0, counts, seed);
+}
+
+int main(int argc, char **argv)
+{
+    static MPI_Comm comms[NCOMMS];
+    int limit, rank;
+    unsigned long long created0, failed0, segment;
+
+    st_init(&argc, &argv);
+    limit = argc > 1 ? atoi(argv[1]) : 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    created0 = st_counter("segments_created");
+    failed0 = st_counter("segments_failed");
+
+    for (int i = 0; i < NCOMMS; ++i) {
+        ST_CHECK(MPI_SUCCESS == MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]), "dup %d failed", i);
+    }
+    for (int i = 0; i < USED; ++i) {
+        bcast_on(comms[i * (NCOMMS / USED)], (uint64_t) i);
+    }
+    ST_CHECK(st_counter("segments_created") - created0 == (unsigned long long) limit,
+             "%llu segments made, expected %d", st_counter("segments_created") - created0,
+             limit);
+    ST_CHECK(st_counter("segments_failed") - failed0 == (unsigned long long) (USED - limit),
+             "%llu communicators fell back, expected %d",
+             st_counter("segments_failed") - failed0, USED - limit);
+    segment = st_size_variable("segment_bytes") / (unsigned long long) limit;
+    ST_CHECK(segment_mappings() == limit, "%d segments mapped, expected %d",
+             segment_mappings(), limit);
+    if (0 == rank) {
+        printf("test_many_comms: %d communicators, collectives on %d, %d segments of "
+               "%llu bytes, the others fell back\n", NCOMMS, USED, limit, segment);
+    }
+
+    for (int i = 0; i < NCOMMS; ++i) {
+        MPI_Comm_free(&comms[i]);
+    }
+    ST_CHECK(0 == st_size_variable("segment_bytes"), "%llu segment bytes left after free",
+             st_size_variable("segment_bytes"));
+    ST_CHECK(0 == segment_mappings(), "%d segments still mapped after free",
+             segment_mappings());
+
+    /* the memory came back: new communicators get segments again */
+    created0 = st_counter("segments_created");
+    for (int i = 0; i < limit; ++i) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
+        bcast_on(comms[i], 1000 + (uint64_t) i);
+    }
+    ST_CHECK(st_counter("segments_created") - created0 == (unsigned long long) limit,
+             "after free: %llu segments made, expected %d",
+             st_counter("segments_created") - created0, limit);
+    for (int i = 0; i < limit; ++i) {
+        MPI_Comm_free(&comms[i]);
+    }
+    return st_finish("test_many_comms");
+}

@@ -1,0 +1,99 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * MPI_THREAD_MULTIPLE: several threads of every process run collectives
+ * at the same time, each on its own communicator (as MPI requires), with
+ * random operations, roots and sizes; every result is checked, and
+ * coll/shmcico must have served the calls.
+ *
+ * Usage: test_threads [THREADS] [OPERATIONS per thread]
+ */
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmcico_test.h"
+
+#define MAX_THREADS 8
+
+typedef struct worker {
+    MPI_Comm comm;
+    int id;
+    int ops;
+    unsigned long long calls;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    uint64_t state = 1000 + (uint64_t) w->id;     /* the same on every process */
+    int size, counts[64];
+
+    MPI_Comm_size(w->comm, &size);
+    for (int i = 0; i < w->ops && st_failures() <= 10; ++i) {
+        st_op op = (st_op) (st_random(&state) % ST_NOPS);
+        int root = (int) (st_random(&state) % (uint64_t) size);
+        int bytes = (int) (st_random(&state) % 20000);
+
+        for (int j = 0; j < size; ++j) {
+            counts[j] = st_op_regular(op) ? bytes : (int) (st_random(&state) % 20000);
+        }
+        w->calls += !st_skipped_by_mpi(op, w->comm, counts);
+        st_simple_call(op, w->comm, root, counts, (uint64_t) (w->id * 100000 + i));
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int nthreads, ops, rank, size;
+    worker workers[MAX_THREADS];
+    pthread_t threads[MAX_THREADS];
+    unsigned long long before[ST_NOPS], served = 0, calls = 0;
+    char name[64];
+
+    st_init_threads(&argc, &argv);
+    nthreads = argc > 1 ? atoi(argv[1]) : 4;
+    ops = argc > 2 ? atoi(argv[2]) : 500;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (nthreads < 1 || nthreads > MAX_THREADS || size > 64) {
+        st_fail("usage: test_threads [1..%d threads] [operations]", MAX_THREADS);
+        return st_finish("test_threads");
+    }
+    for (int op = 0; op < ST_NOPS; ++op) {
+        snprintf(name, sizeof(name), "%s_served", st_op_name((st_op) op));
+        before[op] = st_counter(name);
+    }
+    for (int t = 0; t < nthreads; ++t) {
+        workers[t] = (worker) { .id = t, .ops = ops };
+        MPI_Comm_dup(MPI_COMM_WORLD, &workers[t].comm);
+    }
+    for (int t = 0; t < nthreads; ++t) {
+        pthread_create(&threads[t], NULL, work, &workers[t]);
+    }
+    for (int t = 0; t < nthreads; ++t) {
+        pthread_join(threads[t], NULL);
+        calls += workers[t].calls;
+        MPI_Comm_free(&workers[t].comm);
+    }
+    for (int op = 0; op < ST_NOPS; ++op) {
+        snprintf(name, sizeof(name), "%s_served", st_op_name((st_op) op));
+        served += st_counter(name) - before[op];
+    }
+    ST_CHECK(served == calls, "shmcico served %llu of %llu calls", served, calls);
+    if (0 == rank) {
+        printf("test_threads: %d threads x %d operations at once, %llu served\n",
+               nthreads, ops, served);
+    }
+    return st_finish("test_threads");
+}
