@@ -228,6 +228,11 @@ default_suite() {
     run_case oversubscribed-np8-bcast 900 -- mpi 8 tree kary -- mpi/test_bcast --no-huge
     run_case oversubscribed-np8-allgatherv 900 -- mpi 8 -- mpi/test_vector allgatherv
 
+    echo "== faults"
+    for fault in hostile-names die-in-setup kill-rank abort full-backing readonly-backing; do
+        run_case "fault-$fault" 300 -- "$srcdir_abs/faults.sh" "$fault"
+    done
+
     echo "== diagnostics"
     run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
         --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \

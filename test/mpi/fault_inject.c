@@ -1,0 +1,74 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * A preload library (LD_PRELOAD) for the fault tests.  It changes only
+ * calls made from coll/shmcico's own DSO; Open MPI and everything else
+ * get the C library's functions untouched.
+ *
+ *   SHMCICO_FAULT_NAMES=HEX     getrandom() yields HEX, HEX + STEP,
+ *                               HEX + 2 * STEP, ... (STEP = 0x1111...),
+ *                               so a test knows the names of the backing
+ *                               files the component will try
+ *   SHMCICO_FAULT_DIE_IN_SETUP  the process kills itself (SIGKILL) when
+ *                               it reserves the backing file: the file
+ *                               exists and no other rank has attached
+ */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/types.h>
+
+#define NAME_STEP 0x1111111111111111ull
+
+static int called_by_component(const void *caller)
+{
+    Dl_info info;
+
+    return 0 != dladdr(caller, &info) && NULL != info.dli_fname
+           && NULL != strstr(info.dli_fname, "mca_coll_shmcico");
+}
+
+ssize_t getrandom(void *buf, size_t len, unsigned int flags)
+{
+    static uint64_t next;
+    static int started;
+    const char *names = getenv("SHMCICO_FAULT_NAMES");
+    ssize_t (*real)(void *, size_t, unsigned int);
+
+    if (NULL != names && called_by_component(__builtin_return_address(0))) {
+        if (!started) {
+            next = strtoull(names, NULL, 16);
+            started = 1;
+        }
+        memcpy(buf, &next, len < sizeof(next) ? len : sizeof(next));
+        next += NAME_STEP;
+        return (ssize_t) len;
+    }
+    real = (ssize_t (*)(void *, size_t, unsigned int)) dlsym(RTLD_NEXT, "getrandom");
+    return real(buf, len, flags);
+}
+
+int posix_fallocate(int fd, off_t offset, off_t len)
+{
+    int (*real)(int, off_t, off_t);
+
+    if (NULL != getenv("SHMCICO_FAULT_DIE_IN_SETUP")
+        && called_by_component(__builtin_return_address(0))) {
+        (void) raise(SIGKILL);
+    }
+    real = (int (*)(int, off_t, off_t)) dlsym(RTLD_NEXT, "posix_fallocate");
+    return real(fd, offset, len);
+}
