@@ -202,6 +202,16 @@ bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
                              const mca_coll_shmcico_module_t *module, int engine_ret,
                              int own_error, int *rc);
 
+/**
+ * Serve a call that moves no bytes at any process without the segment:
+ * count it as served, *rc = MPI_SUCCESS, true.  Only for calls where one
+ * process can tell from its own arguments that no process moves a byte
+ * (Open MPI itself skips some of them at some processes only: a count
+ * of 0 of a datatype of size 0 where the others pass a count).
+ */
+bool mca_coll_shmcico_served_empty(mca_coll_shmcico_op_t op,
+                                   struct ompi_communicator_t *comm, int *rc);
+
 
 
 /** Whether bytes are over the communicator's limit for op. */
@@ -270,6 +280,14 @@ int mca_coll_shmcico_check_buffer(const void *buf, int count,
 int mca_coll_shmcico_check_blocks(const void *buf,
                                   const mca_coll_shmcico_blocks_t *layout,
                                   struct ompi_datatype_t *dtype, int nprocs);
+
+/** Whether count elements of dtype are no bytes at all (a count of 0 or
+ *  a datatype of size 0); false for a negative count. */
+bool mca_coll_shmcico_no_bytes(int count, struct ompi_datatype_t *dtype);
+
+/** The same for all the blocks of a vector operation. */
+bool mca_coll_shmcico_blocks_no_bytes(const mca_coll_shmcico_blocks_t *layout,
+                                      struct ompi_datatype_t *dtype, int nprocs);
 
 /** Start of process i's block in buf. */
 void *mca_coll_shmcico_block_start(const void *buf,

@@ -52,6 +52,10 @@ static bool allgather_serve(mca_coll_shmcico_op_t op, const void *sbuf, int scou
     uint32_t mode = MCA_COLL_SHMCICO_MODE_SERVE;
     uint64_t largest;
 
+    /* every process's blocks have the same type signature */
+    if (mca_coll_shmcico_blocks_no_bytes(layout, rdtype, ompi_comm_size(comm))) {
+        return mca_coll_shmcico_served_empty(op, comm, rc);
+    }
     if (!mca_coll_shmcico_ready(module, comm)) {
         mca_coll_shmcico_fallback(op, comm, "no segment");
         return false;

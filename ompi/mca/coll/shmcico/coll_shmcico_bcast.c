@@ -34,6 +34,10 @@ static bool bcast_serve(void *buff, int count, struct ompi_datatype_t *datatype,
         *rc = MPI_ERR_ROOT;             /* the same on every process */
         return true;
     }
+    /* every process's message has the root's type signature */
+    if (mca_coll_shmcico_no_bytes(count, datatype)) {
+        return mca_coll_shmcico_served_empty(MCA_COLL_SHMCICO_OP_BCAST, comm, rc);
+    }
     if (!mca_coll_shmcico_ready(module, comm)) {
         mca_coll_shmcico_fallback(MCA_COLL_SHMCICO_OP_BCAST, comm, "no segment");
         return false;

@@ -36,6 +36,14 @@ static int check_start(const void *buf, struct ompi_datatype_t *dtype, size_t by
         ? MPI_ERR_BUFFER : MPI_SUCCESS;
 }
 
+bool mca_coll_shmcico_no_bytes(int count, struct ompi_datatype_t *dtype)
+{
+    size_t type_size;
+
+    ompi_datatype_type_size(dtype, &type_size);
+    return count >= 0 && 0 == type_size * (size_t) count;
+}
+
 int mca_coll_shmcico_check_buffer(const void *buf, int count,
                                   struct ompi_datatype_t *dtype)
 {
@@ -48,19 +56,38 @@ int mca_coll_shmcico_check_buffer(const void *buf, int count,
     return check_start(buf, dtype, type_size * (size_t) count);
 }
 
-int mca_coll_shmcico_check_blocks(const void *buf,
-                                  const mca_coll_shmcico_blocks_t *layout,
-                                  struct ompi_datatype_t *dtype, int nprocs)
+/* MPI_ERR_COUNT, or MPI_SUCCESS and the bytes of all blocks in *bytes */
+static int blocks_bytes(const mca_coll_shmcico_blocks_t *layout,
+                        struct ompi_datatype_t *dtype, int nprocs, size_t *bytes)
 {
-    size_t type_size, bytes = 0;
+    size_t type_size;
 
     ompi_datatype_type_size(dtype, &type_size);
+    *bytes = 0;
     for (int i = 0; i < nprocs; ++i) {
         int count = NULL != layout->counts ? layout->counts[i] : layout->count;
         if (count < 0) {
             return MPI_ERR_COUNT;
         }
-        bytes += type_size * (size_t) count;
+        *bytes += type_size * (size_t) count;
     }
-    return check_start(buf, dtype, bytes);
+    return MPI_SUCCESS;
+}
+
+int mca_coll_shmcico_check_blocks(const void *buf,
+                                  const mca_coll_shmcico_blocks_t *layout,
+                                  struct ompi_datatype_t *dtype, int nprocs)
+{
+    size_t bytes;
+    int error = blocks_bytes(layout, dtype, nprocs, &bytes);
+
+    return MPI_SUCCESS != error ? error : check_start(buf, dtype, bytes);
+}
+
+bool mca_coll_shmcico_blocks_no_bytes(const mca_coll_shmcico_blocks_t *layout,
+                                      struct ompi_datatype_t *dtype, int nprocs)
+{
+    size_t bytes;
+
+    return MPI_SUCCESS == blocks_bytes(layout, dtype, nprocs, &bytes) && 0 == bytes;
 }

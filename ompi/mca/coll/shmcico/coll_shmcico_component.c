@@ -392,6 +392,17 @@ void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
                              MCA_COLL_SHMCICO_COMM_ARGS(comm), op_names[op], why);
 }
 
+bool mca_coll_shmcico_served_empty(mca_coll_shmcico_op_t op,
+                                   struct ompi_communicator_t *comm, int *rc)
+{
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
+    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
+                             MCA_COLL_SHMCICO_COMM_FMT "%s of no bytes: done",
+                             MCA_COLL_SHMCICO_COMM_ARGS(comm), op_names[op]);
+    *rc = MPI_SUCCESS;
+    return true;
+}
+
 bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
                              struct ompi_communicator_t *comm,
                              const mca_coll_shmcico_module_t *module, int engine_ret,

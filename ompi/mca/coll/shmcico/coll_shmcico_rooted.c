@@ -37,6 +37,18 @@ static uint32_t open_root_blocks(const mca_coll_shmcico_rooted_t *call,
                                                                 call->blocks_sent));
 }
 
+/* Scatter and Gather: every block has the same type signature, so a
+ * process whose block is empty knows that no process moves a byte.  Not
+ * so for the v-variants, where only the root sees every count. */
+static bool moves_nothing(const mca_coll_shmcico_rooted_t *call, bool is_root)
+{
+    if (MCA_COLL_SHMCICO_OP_SCATTER != call->op && MCA_COLL_SHMCICO_OP_GATHER != call->op) {
+        return false;
+    }
+    return is_root ? mca_coll_shmcico_no_bytes(call->layout.count, call->blocks_type)
+                   : mca_coll_shmcico_no_bytes((int) call->own_count, call->own_type);
+}
+
 bool mca_coll_shmcico_rooted_serve(const mca_coll_shmcico_rooted_t *call,
                                    struct ompi_communicator_t *comm,
                                    mca_coll_shmcico_module_t *module, int *rc)
@@ -50,6 +62,9 @@ bool mca_coll_shmcico_rooted_serve(const mca_coll_shmcico_rooted_t *call,
     if (call->root < 0 || call->root >= ompi_comm_size(comm)) {
         *rc = MPI_ERR_ROOT;             /* the same on every process */
         return true;
+    }
+    if (moves_nothing(call, is_root)) {
+        return mca_coll_shmcico_served_empty(call->op, comm, rc);
     }
     if (!mca_coll_shmcico_ready(module, comm)) {
         mca_coll_shmcico_fallback(call->op, comm, "no segment");

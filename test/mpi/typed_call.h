@@ -1,0 +1,53 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * One call of a served operation with derived datatypes, checked byte for
+ * byte against what MPI semantics say every buffer must hold: every
+ * process computes every other's data from the call's seed, so no extra
+ * communication is needed to check.  Shared by test_bcast, test_vector
+ * and the soak.
+ */
+
+#ifndef TYPED_CALL_H
+#define TYPED_CALL_H
+
+#include "shmcico_test.h"
+
+#define TC_MAXP 64
+
+/* Count patterns of the v-variants. */
+enum { TC_UNIFORM, TC_ZEROS, TC_ONE_HUGE, TC_RANDOM, TC_NPATTERNS };
+
+typedef struct tc_call {
+    st_op op;
+    MPI_Comm comm;
+    const char *comm_name;
+    const st_type *type;
+    int root;
+    int counts[TC_MAXP];        /* elements of every block (Bcast: [0]) */
+    int displs[TC_MAXP];        /* elements, in the buffer with the blocks */
+    int in_place;
+    int short_rank;             /* a process with a short count, or -1 */
+    uint64_t seed;
+} tc_call;
+
+/* Counts and displacements for p processes: n elements per block for the
+ * regular operations, blocks one after the other; for the v-variants the
+ * pattern's counts, blocks in reverse rank order with gaps, or all at 0
+ * (overlap: legal for Scatterv's send blocks only). */
+void tc_layout(tc_call *c, int p, int pattern, int n, int overlap);
+
+/* Run the call on every process of c->comm and check everything: the
+ * error (MPI_ERR_TRUNCATE exactly where a short count must get it), that
+ * coll_shmcico_<op>_served moved by one unless MPI itself skips the call,
+ * every byte of every buffer and their guards.  Failures are counted. */
+void tc_run(const tc_call *c);
+
+#endif
