@@ -12,6 +12,8 @@
 #   run-suite.sh default   every test of "make check" (a few minutes)
 #   run-suite.sh large     "make check-large": 64-bit sizes for real, a
 #                          Gatherv of over 2^31 bytes (about 6 GB of memory)
+#   run-suite.sh soak      "make soak": the randomized mix of every served
+#                          operation for SOAK_SECONDS (600) at np 2 and np 4
 # Each case is one program run with a time limit; a case passes when the
 # program exits 0 and says so, and when the extra checks named with it
 # hold.  The last line is "N passed, N failed".
@@ -186,6 +188,7 @@ default_suite() {
     for np in 2 4 7; do
         run_case "stress-all-ops-np$np" 600 -- mpi $np -- mpi/test_stress 5000 all
     done
+    run_case soak-np3-20s 300 --expect ', 0 errors$' -- mpi 3 -- mpi/test_soak 20
 
     echo "== benchmark"
     run_case bench-self-timing 300 -- bash -c \
@@ -240,6 +243,16 @@ default_suite() {
     run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_stress 100
 }
 
+soak_suite() {
+    local seconds=${SOAK_SECONDS:-600} np
+    echo "== soak, ${seconds}s per run"
+    for np in 2 4; do
+        run_case "soak-np$np" $((seconds + 300)) --expect ', 0 errors$' \
+            -- mpi $np -- mpi/test_soak "$seconds"
+        grep '^soak:' "$results/soak-np$np.log"
+    done
+}
+
 large_suite() {
     echo "== 64-bit sizes"
     run_case gatherv-scatterv-over-2GiB 1200 -- mpi 2 -- mpi/test_large
@@ -248,7 +261,8 @@ large_suite() {
 case $suite in
     default) default_suite ;;
     large) large_suite ;;
-    *) echo "run-suite.sh: unknown suite '$suite' (default, large)" >&2; exit 2 ;;
+    soak) soak_suite ;;
+    *) echo "run-suite.sh: unknown suite '$suite' (default, large, soak)" >&2; exit 2 ;;
 esac
 
 echo "== leftovers"
