@@ -124,9 +124,10 @@ static void random_call(uint64_t *state, const soak_comms *sc, uint64_t seed,
     bytes = random_bytes(state, ST_BCAST == c.op ? 1 : p);
     n = elem ? (int) (bytes / elem) : (int) (bytes % 3);
     c.in_place = in_place_allowed(c.op) && 0 == st_random(state) % 5;
-    /* a short count never drops to 0 (MPI would skip that process) unless
-     * no process moves a byte; with MPI_IN_PLACE a short Allgather
-     * process would also send less, which the others cannot detect */
+    /* a short count must not drop to 0 (MPI would skip that process)
+     * unless no process moves a byte; with MPI_IN_PLACE a short
+     * Allgather process would also send less, which the others cannot
+     * detect */
     if (0 == st_random(state) % 20 && (n >= 2 || 0 == elem) && !c.in_place) {
         c.short_rank = (c.root + 1) % p;
         if ((ST_ALLGATHER == c.op || ST_ALLGATHERV == c.op) && 0 == c.short_rank) {
@@ -135,6 +136,9 @@ static void random_call(uint64_t *state, const soak_comms *sc, uint64_t seed,
     }
     tc_layout(&c, p, (int) (st_random(state) % TC_NPATTERNS), n,
               ST_SCATTERV == c.op && 0 == st_random(state) % 4);
+    if (!tc_legal(&c)) {
+        c.short_rank = -1;              /* its counts of a v-pattern dropped to 0 */
+    }
     tc_run(&c);
     done[c.op]++;
 }

@@ -265,6 +265,28 @@ static int skipped_by_mpi(const tc_call *c, int me, int p, const view *v)
     }
 }
 
+int tc_legal(const tc_call *c)
+{
+    int p, first = -1;
+
+    MPI_Comm_size(c->comm, &p);
+    if (0 == st_type_size(c->type->single_type)) {
+        return 1;                       /* no process moves a byte */
+    }
+    for (int me = 0; me < p; ++me) {
+        view v;
+        int skipped;
+
+        blocks_view(c, me, p, &v);
+        skipped = skipped_by_mpi(c, me, p, &v);
+        if (first >= 0 && skipped != first) {
+            return 0;
+        }
+        first = skipped;
+    }
+    return 1;
+}
+
 /* whether process me must see MPI_ERR_TRUNCATE */
 static int truncated_at(const tc_call *c, int me, int p)
 {

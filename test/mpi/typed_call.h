@@ -44,6 +44,12 @@ typedef struct tc_call {
  * (overlap: legal for Scatterv's send blocks only). */
 void tc_layout(tc_call *c, int p, int pattern, int n, int overlap);
 
+/* Whether MPI allows the call: Open MPI returns at once at a process
+ * whose counts say it moves nothing, so a short count that drops to 0
+ * there while the others send it bytes leaves them waiting (an erroneous
+ * program).  With a datatype of size 0 nothing moves anywhere: legal. */
+int tc_legal(const tc_call *c);
+
 /* Run the call on every process of c->comm and check everything: the
  * error (MPI_ERR_TRUNCATE exactly where a short count must get it), that
  * coll_shmcico_<op>_served moved by one unless MPI itself skips the call,
