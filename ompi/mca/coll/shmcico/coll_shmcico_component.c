@@ -25,6 +25,7 @@
 #include "ompi/mca/coll/coll.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_shm.h"
 
 /* The Open MPI series whose internal ABI this DSO uses.  Components see
  * Open MPI's internal structures, which change between series. */
@@ -369,6 +370,7 @@ static int shmcico_open(void)
 
 static int shmcico_close(void)
 {
+    mca_coll_shmcico_numa_release();
     if (mca_coll_shmcico_component.output >= 0) {
         opal_output_close(mca_coll_shmcico_component.output);
         mca_coll_shmcico_component.output = -1;

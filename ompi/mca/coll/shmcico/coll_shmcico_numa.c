@@ -28,23 +28,50 @@
 
 #include "coll_shmcico_shm.h"
 
+/* Loaded at the first query, kept until the component closes; the lock
+ * serialises queries from threads that set up communicators at once. */
 static hwloc_topology_t topology;
-static bool topology_loaded;
-static pthread_once_t topology_once = PTHREAD_ONCE_INIT;
+static bool topology_tried, topology_loaded;
+static pthread_mutex_t topology_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Processing units and NUMA nodes are all we need: keep nothing else,
  * which makes loading cheap on large machines. */
-static void topology_load(void)
+static bool topology_load(void)
 {
     if (0 != hwloc_topology_init(&topology)) {
-        return;
+        return false;
     }
     (void) hwloc_topology_set_all_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_NONE);
     if (0 != hwloc_topology_load(topology)) {
         hwloc_topology_destroy(topology);
-        return;
+        return false;
     }
-    topology_loaded = true;
+    return true;
+}
+
+/* whether the topology is there; loads it on the first call */
+static bool topology_ready(void)
+{
+    bool ready;
+
+    pthread_mutex_lock(&topology_lock);
+    if (!topology_tried) {
+        topology_tried = true;
+        topology_loaded = topology_load();
+    }
+    ready = topology_loaded;
+    pthread_mutex_unlock(&topology_lock);
+    return ready;
+}
+
+void mca_coll_shmcico_numa_release(void)
+{
+    pthread_mutex_lock(&topology_lock);
+    if (topology_loaded) {
+        hwloc_topology_destroy(topology);
+    }
+    topology_tried = topology_loaded = false;
+    pthread_mutex_unlock(&topology_lock);
 }
 
 /* node of the set of cpus, -1 when they span several nodes or none */
@@ -71,8 +98,7 @@ void mca_coll_shmcico_numa_query(mca_coll_shmcico_numa_info_t *info)
     info->node = -1;
     info->bound = false;
     info->cpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
-    pthread_once(&topology_once, topology_load);
-    if (!topology_loaded || NULL == (cpuset = hwloc_bitmap_alloc())) {
+    if (!topology_ready() || NULL == (cpuset = hwloc_bitmap_alloc())) {
         return;
     }
     info->cpus = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topology));

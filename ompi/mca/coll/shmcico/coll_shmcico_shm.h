@@ -82,6 +82,9 @@ typedef struct mca_coll_shmcico_numa_info_t {
 /** Where this process runs, from its binding (hwloc). */
 void mca_coll_shmcico_numa_query(mca_coll_shmcico_numa_info_t *info);
 
+/** Free what the queries keep (the machine's topology). */
+void mca_coll_shmcico_numa_release(void);
+
 /** Whether pages can be placed and checked (libnuma built in and the
  *  kernel supports NUMA policies). */
 bool mca_coll_shmcico_numa_can_place(void);
