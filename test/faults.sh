@@ -29,7 +29,8 @@
 set -u
 : "${MPIRUN:?}"
 
-preload=$PWD/mpi/.libs/fault_inject.so
+# after what is already preloaded (a sanitizer's runtime must stay first)
+preload=${LD_PRELOAD:+$LD_PRELOAD:}$PWD/mpi/.libs/fault_inject.so
 program=$PWD/mpi/test_faults
 dir=$(mktemp -d /dev/shm/shmcico-faults.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
