@@ -257,6 +257,10 @@ default_suite() {
     done
 
     echo "== diagnostics"
+    run_case mpit-example 120 --expect 'coll_shmcico_bcast_served +[0-9]+ +\+10$' \
+        --expect 'coll_shmcico_allgather_bytes +[0-9]+ +\+[1-9][0-9]*$' \
+        --expect 'coll_shmcico_segment_bytes +[1-9][0-9]* +\(size\)' \
+        -- bash -c "mpi 3 -- examples/mpit_counters && echo 'example: OK'"
     run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
         --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \
         -- mpi 2 verbose 10 -- mpi/test_stress 100

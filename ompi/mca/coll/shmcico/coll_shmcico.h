@@ -90,6 +90,7 @@ typedef struct mca_coll_shmcico_component_t {
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
     unsigned long long fallback[MCA_COLL_SHMCICO_OP_COUNT];
+    unsigned long long bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< through the segment */
     unsigned long long segments_created;
     unsigned long long segments_failed;
     unsigned long long numa_pages_local;

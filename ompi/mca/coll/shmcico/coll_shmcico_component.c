@@ -175,6 +175,12 @@ static void register_op_params(void)
                  "component (size limits, no segment, or declined by the root)",
                  op_names[op]);
         register_counter(name, help, &c->fallback[op]);
+
+        snprintf(name, sizeof(name), "%s_bytes", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Bytes of user data this process copied into or out of the "
+                 "shared segment in served %s calls", op_names[op]);
+        register_counter(name, help, &c->bytes[op]);
     }
 }
 
@@ -419,6 +425,7 @@ bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
         return false;
     }
     mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.bytes[op], module->engine.moved);
     if (MCA_COLL_SHMCICO_FAULTED == engine_ret) {
         *rc = (int) module->engine.fault;
     } else if (MPI_SUCCESS != own_error) {

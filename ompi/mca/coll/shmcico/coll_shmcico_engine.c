@@ -453,6 +453,16 @@ static bool queues_complete(const mca_coll_shmcico_queue_t *queues, int n)
     return complete;
 }
 
+static uint64_t streamed(const mca_coll_shmcico_queue_t *queues, int n)
+{
+    uint64_t bytes = 0;
+
+    for (int i = 0; i < n; ++i) {
+        bytes += queues[i].stream->done;
+    }
+    return bytes;
+}
+
 int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
                                 const mca_coll_shmcico_plan_t *plan)
 {
@@ -465,6 +475,7 @@ int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
         start_queues(plan->reads, plan->nreads, NULL, plan->counts);
         total = largest_queue(plan);
     }
+    engine->moved = 0;
     for (uint64_t u = 0; u < uses; ++u) {
         if (!open_use(engine, plan, &use, u, total)) {
             mca_coll_shmcico_bank_done(engine, &use);
@@ -479,6 +490,8 @@ int mca_coll_shmcico_engine_run(mca_coll_shmcico_engine_t *engine,
         read_queues(engine, &use, u, plan->reads, plan->nreads);
         mca_coll_shmcico_bank_done(engine, &use);
     }
+    /* the queues' streams only: the own block never enters the segment */
+    engine->moved = streamed(plan->writes, plan->nwrites) + streamed(plan->reads, plan->nreads);
     ret = copy_own_block(plan) && queues_complete(plan->reads, plan->nreads)
         ? MCA_COLL_SHMCICO_DONE : MCA_COLL_SHMCICO_TRUNCATED;
     mca_coll_shmcico_bank_prefetch(engine);

@@ -228,6 +228,8 @@ typedef struct mca_coll_shmcico_engine_t {
     int *children;                  /**< scratch: tree children, p entries */
     struct mca_coll_shmcico_queue_t *queues;  /**< scratch: p queues */
     uint64_t fault;                 /**< the owner's error code after _FAULTED */
+    uint64_t moved;                 /**< bytes of the last operation this process
+                                         copied into or out of the segment */
 } mca_coll_shmcico_engine_t;
 
 /** One use of a bank by one process. */

@@ -133,6 +133,7 @@ int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
     } else {
         ret = bcast_member(engine, children, nchildren, root, stream);
     }
+    engine->moved = stream->done;
     mca_coll_shmcico_bank_prefetch(engine);
     return ret;
 }
