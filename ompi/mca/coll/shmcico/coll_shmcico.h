@@ -30,6 +30,7 @@
 #include "opal/datatype/opal_convertor.h"
 #include "opal/util/output.h"
 
+#include "coll_shmcico_compat.h"
 #include "coll_shmcico_engine.h"
 #include "coll_shmcico_tree.h"
 
@@ -58,9 +59,9 @@ enum {
     opal_output_verbose((level), mca_coll_shmcico_component.output, __VA_ARGS__)
 
 /** printf format and arguments that name a communicator in messages */
-#define MCA_COLL_SHMCICO_COMM_FMT "coll:shmcico: comm %u (%s) of %d: "
+#define MCA_COLL_SHMCICO_COMM_FMT "coll:shmcico: comm " MCA_COLL_SHMCICO_CID_FMT " (%s) of %d: "
 #define MCA_COLL_SHMCICO_COMM_ARGS(comm)                                      \
-    (comm)->c_contextid, (comm)->c_name, ompi_comm_size(comm)
+    MCA_COLL_SHMCICO_CID(comm), (comm)->c_name, ompi_comm_size(comm)
 
 /** Parameters a communicator's segment is made with (all processes
  *  must agree on them; they are read once, at segment creation). */
@@ -74,7 +75,7 @@ typedef struct mca_coll_shmcico_params_t {
 } mca_coll_shmcico_params_t;
 
 typedef struct mca_coll_shmcico_component_t {
-    mca_coll_base_component_2_0_0_t super;
+    mca_coll_base_component_t super;
 
     int priority;
     mca_coll_shmcico_params_t params;

@@ -63,7 +63,7 @@ static const size_t default_max_bytes[MCA_COLL_SHMCICO_OP_COUNT] = {
 mca_coll_shmcico_component_t mca_coll_shmcico_component = {
     .super = {
         .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
+            MCA_COLL_SHMCICO_BASE_VERSION,
             .mca_component_name = "shmcico",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION,
                                   OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION),

@@ -35,7 +35,6 @@
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mca/rte/rte.h"
-#include "opal/mca/pmix/pmix.h"
 #include "opal/runtime/opal_progress.h"
 
 #include "coll_shmcico.h"
@@ -119,16 +118,6 @@ static void place_blocks(setup_t *s, const int32_t *numa)
     }
 }
 
-/* The file lives only until every rank attached; should this process
- * die in that window, the runtime's daemon removes it when the process
- * is gone (as it does for btl/vader's segment files). */
-static void remove_at_exit(char *path)
-{
-    if (NULL != opal_pmix.register_cleanup) {
-        (void) opal_pmix.register_cleanup(path, false, false, false);
-    }
-}
-
 /* create, place, reserve and format the segment; 0 or errno */
 static int create_segment(setup_t *s, const int32_t *numa)
 {
@@ -142,7 +131,10 @@ static int create_segment(setup_t *s, const int32_t *numa)
         o->path[0] = '\0';
         return err;
     }
-    remove_at_exit(o->path);
+    /* The file lives only until every rank attached; should this process
+     * die in that window, the runtime's daemon removes it when the job
+     * ends (as it does for btl/vader's segment files). */
+    mca_coll_shmcico_remove_at_job_end(o->path);
     s->base = mca_coll_shmcico_shm_map(fd, s->layout.segment_size);
     if (NULL == s->base) {
         err = errno;

@@ -1,0 +1,78 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Everything that differs between the Open MPI series coll/shmcico builds
+ * for, in one place.  The rest of the component is written once.
+ *
+ *                       4.1.x                   5.0.x
+ *   coll component API  2.0.0                   2.4.0
+ *   communicator id     c_contextid (uint32_t)  ompi_comm_print_cid()
+ *   PMIx cleanup hook   opal_pmix.register_     opal_pmix_register_
+ *                       cleanup (a pointer)     cleanup() (a function)
+ *
+ * Open MPI main (6.x, coll component API 3.0.0) changes more; see
+ * docs/versions.md for what a port needs: counts become size_t arrays
+ * (ompi_count_array_t / ompi_disp_array_t) in every collective's
+ * signature, a module installs and removes its own function pointers
+ * (MCA_COLL_INSTALL_API / MCA_COLL_SAVE_API) in coll_module_enable and
+ * coll_module_disable instead of the framework copying them, and the
+ * component struct is declared with MCA_BASE_COMPONENT_INIT.
+ */
+
+#ifndef MCA_COLL_SHMCICO_COMPAT_H
+#define MCA_COLL_SHMCICO_COMPAT_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/coll/coll.h"
+
+#if OMPI_MAJOR_VERSION >= 6
+#error "coll/shmcico supports Open MPI 4.1 and 5.0; main (6.x) needs the port described in docs/versions.md"
+#elif OMPI_MAJOR_VERSION == 5
+
+#include "opal/mca/pmix/pmix-internal.h"
+
+#define MCA_COLL_SHMCICO_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
+
+/** printf format and argument of a communicator's id */
+#define MCA_COLL_SHMCICO_CID_FMT "%s"
+#define MCA_COLL_SHMCICO_CID(comm) ompi_comm_print_cid(comm)
+
+/** Ask the runtime to remove path when this job ends (best effort). */
+static inline void mca_coll_shmcico_remove_at_job_end(char *path)
+{
+    (void) opal_pmix_register_cleanup(path, false, false, false);
+}
+
+#else /* Open MPI 4.1 */
+
+#include "opal/mca/pmix/pmix.h"
+
+#define MCA_COLL_SHMCICO_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
+
+#define MCA_COLL_SHMCICO_CID_FMT "%u"
+#define MCA_COLL_SHMCICO_CID(comm) (comm)->c_contextid
+
+static inline void mca_coll_shmcico_remove_at_job_end(char *path)
+{
+    if (NULL != opal_pmix.register_cleanup) {
+        (void) opal_pmix.register_cleanup(path, false, false, false);
+    }
+}
+
+#endif
+
+#endif /* MCA_COLL_SHMCICO_COMPAT_H */
