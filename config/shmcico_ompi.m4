@@ -60,8 +60,9 @@ AC_DEFUN([SHMCICO_CHECK_OMPI], [
     OMPI_VERSION="$ompi_major.$ompi_minor.$ompi_release"
     AC_MSG_CHECKING([the Open MPI version to build for])
     AC_MSG_RESULT([$OMPI_VERSION])
-    AS_IF([test "$OMPI_SERIES" != 4.1],
-          [AC_MSG_ERROR([Open MPI $OMPI_VERSION is not supported: this release builds for the Open MPI 4.1 series])])
+    AS_CASE([$OMPI_SERIES],
+        [4.1|5.0], [],
+        [AC_MSG_ERROR([Open MPI $OMPI_VERSION is not supported: this release builds for the Open MPI 4.1 and 5.0 series (see docs/versions.md)])])
 
     OMPI_LIBS=`$MPICC --showme:link`
     AC_MSG_CHECKING([for Open MPI's component directory])

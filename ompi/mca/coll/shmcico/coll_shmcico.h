@@ -99,7 +99,7 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long segment_bytes;   /**< bytes of segments mapped now */
 } mca_coll_shmcico_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_shmcico_component_t mca_coll_shmcico_component;
+MCA_COLL_SHMCICO_DECLSPEC extern mca_coll_shmcico_component_t mca_coll_shmcico_component;
 
 /** Where a module's segment stands. */
 typedef enum {

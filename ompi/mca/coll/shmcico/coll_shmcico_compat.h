@@ -19,6 +19,9 @@
  *   communicator id     c_contextid (uint32_t)  ompi_comm_print_cid()
  *   PMIx cleanup hook   opal_pmix.register_     opal_pmix_register_
  *                       cleanup (a pointer)     cleanup() (a function)
+ *   exported symbols    OMPI_MODULE_DECLSPEC    OMPI_DECLSPEC
+ *   runtime (process    ompi/mca/rte/rte.h      ompi/runtime/ompi_rte.h
+ *   info) header
  *
  * Open MPI main (6.x, coll component API 3.0.0) changes more; see
  * docs/versions.md for what a port needs: counts become size_t arrays
@@ -43,9 +46,11 @@
 #error "coll/shmcico supports Open MPI 4.1 and 5.0; main (6.x) needs the port described in docs/versions.md"
 #elif OMPI_MAJOR_VERSION == 5
 
+#include "ompi/runtime/ompi_rte.h"
 #include "opal/mca/pmix/pmix-internal.h"
 
 #define MCA_COLL_SHMCICO_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
+#define MCA_COLL_SHMCICO_DECLSPEC OMPI_DECLSPEC
 
 /** printf format and argument of a communicator's id */
 #define MCA_COLL_SHMCICO_CID_FMT "%s"
@@ -59,9 +64,11 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 
 #else /* Open MPI 4.1 */
 
+#include "ompi/mca/rte/rte.h"
 #include "opal/mca/pmix/pmix.h"
 
 #define MCA_COLL_SHMCICO_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
+#define MCA_COLL_SHMCICO_DECLSPEC OMPI_MODULE_DECLSPEC
 
 #define MCA_COLL_SHMCICO_CID_FMT "%u"
 #define MCA_COLL_SHMCICO_CID(comm) (comm)->c_contextid

@@ -34,7 +34,6 @@
 
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/pml/pml.h"
-#include "ompi/mca/rte/rte.h"
 #include "opal/runtime/opal_progress.h"
 
 #include "coll_shmcico.h"
@@ -296,7 +295,7 @@ static int build_local_state(setup_t *s)
         .progress = progress,
         .spins_per_progress = 64,
         .yield = opal_progress_yield_when_idle
-                 || ompi_process_info.num_local_peers + 1 > s->where.cpus
+                 || (int) ompi_process_info.num_local_peers + 1 > s->where.cpus
     };
 
     m->params.slots = s->offer.slots;
