@@ -492,13 +492,14 @@ int st_simple_call(st_op op, MPI_Comm comm, int root, const int *counts, uint64_
     simple_layout l;
     int err;
 
-    simple_layout_make(&l, comm, counts);
-    if (ST_BCAST == op) {
+    if (ST_BCAST == op) {               /* counts[0] only */
+        MPI_Comm_rank(comm, &l.rank);
         err = simple_bcast(comm, root, counts[0], l.rank, seed);
-    } else if (ST_ALLGATHER == op || ST_ALLGATHERV == op) {
-        err = simple_allgather(op, comm, counts, &l, seed);
     } else {
-        err = simple_rooted(op, comm, root, counts, &l, seed);
+        simple_layout_make(&l, comm, counts);
+        err = ST_ALLGATHER == op || ST_ALLGATHERV == op
+            ? simple_allgather(op, comm, counts, &l, seed)
+            : simple_rooted(op, comm, root, counts, &l, seed);
     }
     ST_CHECK(MPI_SUCCESS == err, "%s: error %d", st_op_name(op), err);
     return err;
