@@ -29,8 +29,10 @@
 set -u
 : "${MPIRUN:?}"
 
-# after what is already preloaded (a sanitizer's runtime must stay first)
-preload=${LD_PRELOAD:+$LD_PRELOAD:}$PWD/mpi/.libs/fault_inject.so
+# before what is already preloaded, so that the component's calls reach
+# the injector before a sanitizer's interceptors (run-suite.sh lets
+# AddressSanitizer accept not coming first)
+preload=$PWD/mpi/.libs/fault_inject.so${LD_PRELOAD:+:$LD_PRELOAD}
 program=$PWD/mpi/test_faults
 dir=$(mktemp -d /dev/shm/shmcico-faults.XXXXXX)
 trap 'rm -rf "$dir"' EXIT

@@ -63,7 +63,7 @@ sanitizer_reports='ERROR: AddressSanitizer|runtime error:'
 time_scale=1
 if [ -n "${SANITIZER_PRELOAD:-}" ]; then
     export LD_PRELOAD="$SANITIZER_PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}"
-    export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0
+    export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:verify_asan_link_order=0
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     time_scale=4                        # instrumented code runs slower
     echo "sanitizers: $SANITIZER_PRELOAD preloaded"
