@@ -27,6 +27,11 @@
 # Every segment goes to a private backing directory that must be empty at
 # the end.
 
+# The whole script is one block, read before it runs: a suite takes
+# minutes, and bash would otherwise read each command from the file when
+# it gets there (so an edit of the file, or anything that moves the
+# shared offset of its descriptor, would change what runs).
+{
 set -u
 suite=${1:-default}
 
@@ -329,3 +334,5 @@ if [ $failed -gt 0 ]; then
 fi
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
+exit
+}
