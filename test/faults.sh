@@ -62,7 +62,7 @@ expect_dir() {
 expect_no_process() {
     local left
     sleep 1
-    # without a preloaded sanitizer runtime, under which pgrep can hang
+    # without a preloaded sanitizer runtime, under which procps can hang
     left=$(env -u LD_PRELOAD pgrep -f "$program $1" || true)
     [ -z "$left" ] || fail "processes left: $left"
 }
@@ -154,7 +154,7 @@ kill_rank() {
     echo "mpirun exit status $status"
     [ $status -ne 0 ] || fail "mpirun reported success"
     for pid in $pids; do
-        case $(ps -o stat= -p "$pid") in
+        case $(env -u LD_PRELOAD ps -o stat= -p "$pid") in
             ""|Z*) ;;                   # gone, or dead and not yet reaped
             *) fail "rank with pid $pid still runs" ;;
         esac
