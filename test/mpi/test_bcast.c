@@ -162,8 +162,7 @@ static void interleaved(MPI_Comm a, MPI_Comm b, MPI_Comm c)
 
 int main(int argc, char **argv)
 {
-    MPI_Comm dup, evenodd, reversed, shared, dup2, dup3;
-    int rank;
+    tc_comms comms;
 
     st_init(&argc, &argv);
     huge = !(argc > 1 && 0 == strcmp(argv[1], "--no-huge"));
@@ -171,44 +170,23 @@ int main(int argc, char **argv)
     s = (size_t) st_cvar("slots");
     w = (size_t) st_cvar("banks");
     types = st_types();
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-
-    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &evenodd);
-    MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &reversed);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-                        &shared);
-    MPI_Comm_dup(MPI_COMM_WORLD, &dup2);
-    MPI_Comm_dup(reversed, &dup3);
-    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(evenodd, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(reversed, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(shared, MPI_ERRORS_RETURN);
+    tc_comms_make(&comms);
 
     sizes_on(MPI_COMM_WORLD, "world");
     types_on(MPI_COMM_WORLD, "world");
     truncation_on(MPI_COMM_WORLD, "world");
-    types_on(dup, "dup");
-    truncation_on(dup, "dup");
-    empty_messages_on(dup, "dup");
+    types_on(comms.dup, "dup");
+    truncation_on(comms.dup, "dup");
+    empty_messages_on(comms.dup, "dup");
     /* a split with one process is not served: test only real groups */
-    {
-        int evenodd_size;
-        MPI_Comm_size(evenodd, &evenodd_size);
-        if (evenodd_size > 1) {
-            sizes_on(evenodd, "even/odd");
-        }
+    if (comms.evenodd_size > 1) {
+        sizes_on(comms.evenodd, "even/odd");
     }
-    sizes_on(reversed, "reversed-keys");
-    types_on(reversed, "reversed-keys");
-    sizes_on(shared, "split-type-shared");
-    interleaved(dup2, dup3, evenodd);
+    sizes_on(comms.reversed, "reversed-keys");
+    types_on(comms.reversed, "reversed-keys");
+    sizes_on(comms.shared, "split-type-shared");
+    interleaved(comms.dup2, comms.dup3, comms.evenodd);
 
-    MPI_Comm_free(&dup);
-    MPI_Comm_free(&evenodd);
-    MPI_Comm_free(&reversed);
-    MPI_Comm_free(&shared);
-    MPI_Comm_free(&dup2);
-    MPI_Comm_free(&dup3);
+    tc_comms_free(&comms);
     return st_finish("test_bcast");
 }

@@ -198,11 +198,10 @@ static int parse_op(const char *name)
 
 int main(int argc, char **argv)
 {
-    MPI_Comm dup, evenodd, reversed, shared, dup2, dup3;
-    int rank, size, evenodd_size;
+    tc_comms comms;
+    int size;
 
     st_init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 2 || !parse_op(argv[1]) || size > TC_MAXP) {
         st_fail("usage: test_vector scatter|scatterv|gather|gatherv|allgather|"
@@ -213,20 +212,7 @@ int main(int argc, char **argv)
     s = (size_t) st_cvar("slots");
     w = (size_t) st_cvar("banks");
     types = st_types();
-
-    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &evenodd);
-    MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &reversed);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
-    MPI_Comm_dup(MPI_COMM_WORLD, &dup2);
-    MPI_Comm_dup(reversed, &dup3);
-    MPI_Comm_size(evenodd, &evenodd_size);
-    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(evenodd, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(reversed, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(shared, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(dup2, MPI_ERRORS_RETURN);
-    MPI_Comm_set_errhandler(dup3, MPI_ERRORS_RETURN);
+    tc_comms_make(&comms);
 
     sizes_on(MPI_COMM_WORLD, "world");
     patterns_on(MPI_COMM_WORLD, "world");
@@ -234,20 +220,15 @@ int main(int argc, char **argv)
     in_place_on(MPI_COMM_WORLD, "world");
     truncation_on(MPI_COMM_WORLD, "world");
     empty_messages_on(MPI_COMM_WORLD, "world");
-    patterns_on(dup, "dup");
-    if (evenodd_size > 1) {
-        sizes_on(evenodd, "even/odd");
+    patterns_on(comms.dup, "dup");
+    if (comms.evenodd_size > 1) {
+        sizes_on(comms.evenodd, "even/odd");
     }
-    types_on(reversed, "reversed-keys");
-    in_place_on(reversed, "reversed-keys");
-    patterns_on(shared, "split-type-shared");
-    interleaved(dup2, dup3, evenodd);
+    types_on(comms.reversed, "reversed-keys");
+    in_place_on(comms.reversed, "reversed-keys");
+    patterns_on(comms.shared, "split-type-shared");
+    interleaved(comms.dup2, comms.dup3, comms.evenodd);
 
-    MPI_Comm_free(&dup);
-    MPI_Comm_free(&evenodd);
-    MPI_Comm_free(&reversed);
-    MPI_Comm_free(&shared);
-    MPI_Comm_free(&dup2);
-    MPI_Comm_free(&dup3);
+    tc_comms_free(&comms);
     return st_finish("test_vector");
 }

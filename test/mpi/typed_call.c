@@ -446,3 +446,33 @@ void tc_run(const tc_call *c)
     }
     free(sent);
 }
+
+/* ---- Communicators -------------------------------------------------- */
+
+void tc_comms_make(tc_comms *c)
+{
+    MPI_Comm *all[] = { &c->dup, &c->evenodd, &c->reversed, &c->shared, &c->dup2, &c->dup3 };
+    int rank;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->dup);
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &c->evenodd);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &c->reversed);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &c->shared);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->dup2);
+    MPI_Comm_dup(c->reversed, &c->dup3);
+    MPI_Comm_size(c->evenodd, &c->evenodd_size);
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
+        MPI_Comm_set_errhandler(*all[i], MPI_ERRORS_RETURN);
+    }
+}
+
+void tc_comms_free(tc_comms *c)
+{
+    MPI_Comm_free(&c->dup);
+    MPI_Comm_free(&c->evenodd);
+    MPI_Comm_free(&c->reversed);
+    MPI_Comm_free(&c->shared);
+    MPI_Comm_free(&c->dup2);
+    MPI_Comm_free(&c->dup3);
+}

@@ -56,4 +56,19 @@ int tc_legal(const tc_call *c);
  * every byte of every buffer and their guards.  Failures are counted. */
 void tc_run(const tc_call *c);
 
+/* The communicators the Bcast and vector tests run on besides
+ * MPI_COMM_WORLD, all with MPI_ERRORS_RETURN. */
+typedef struct tc_comms {
+    MPI_Comm dup;               /* of MPI_COMM_WORLD */
+    MPI_Comm evenodd;           /* split by rank parity */
+    MPI_Comm reversed;          /* split with reversed keys */
+    MPI_Comm shared;            /* MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) */
+    MPI_Comm dup2, dup3;        /* a dup of MPI_COMM_WORLD and of reversed, with
+                                   evenodd the three used interleaved */
+    int evenodd_size;
+} tc_comms;
+
+void tc_comms_make(tc_comms *c);
+void tc_comms_free(tc_comms *c);
+
 #endif
