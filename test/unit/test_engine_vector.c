@@ -18,6 +18,9 @@
  *    written outside the blocks; a declining owner makes everyone return
  *    DECLINED, an owner with bad arguments FAULTED with its error code;
  *    every process is done with every bank at the end;
+ *  - blocks that fit one fragment, which their writers put into their
+ *    queues before the owner publishes the counts: a root that expects
+ *    less gets TRUNCATED, one that expects more gets what was sent;
  *  - the 64-bit arithmetic: a 5 GiB block through 1 GiB fragments.
  */
 
@@ -40,6 +43,8 @@ typedef struct vcase {
     int overlap;        /* scatterv: every send block starts at 0 */
     int in_place;
     int short_rank;     /* -1, or a process whose buffer is half short */
+    int long_rank;      /* gatherv: -1, or a process the root expects
+                           3 * count + 200 bytes from */
     int decline_every;
     int fault_every;    /* the owner reports an error every n-th op */
 } vcase;
@@ -181,8 +186,10 @@ static int run_gatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b,
     }
     memset(b->buf, POISON, b->span);
     for (int j = 0; j < p; ++j) {
-        /* the root expects half from the short process, which sends all */
+        /* the root expects half from the short process, which sends all,
+         * and more than it sends from the long one (not an error) */
         b->room[j] = j == c->short_rank && j != root ? b->counts[j] / 2 : b->counts[j];
+        b->room[j] = j == c->long_rank ? 3 * b->counts[j] + 200 : b->room[j];
     }
     if (in_place) {
         memcpy(b->buf + b->displs[me], b->sbuf, b->counts[me]);
@@ -209,6 +216,7 @@ static int run_allgatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs 
 {
     int me = e->rank, p = e->nprocs, rc, victim = (c->short_rank + 1) % p;
     bool short_view = false, bad;
+    size_t got[MAX_THREADS];
 
     for (size_t i = 0; i < b->counts[me]; ++i) {
         b->sbuf[i] = byte_of(op, me, i);
@@ -220,9 +228,17 @@ static int run_allgatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs 
     /* the short process thinks the next one's block is half as long */
     if (me == c->short_rank && me != victim) {
         b->room[victim] = b->counts[victim] / 2;
-        short_view = b->room[victim] < b->counts[victim];
     }
     open_blocks(b, p);
+    /* the owner's view is the one everybody follows: when the owner is
+     * short, every other reader of the victim's block is cut short too */
+    for (int j = 0; j < p; ++j) {
+        size_t published = 0 == c->short_rank && j == victim ? b->counts[j] / 2
+                                                              : b->counts[j];
+        got[j] = j == me ? b->counts[j] : published < b->room[j] ? published : b->room[j];
+        short_view |= got[j] < b->counts[j];
+        b->counts64[j] = published;
+    }
     mca_coll_shmcico_stream_contig(&b->send, c->in_place ? b->buf + b->displs[me]
                                                          : b->sbuf, b->counts[me]);
     mca_coll_shmcico_stream_contig(&b->own, b->sbuf, b->counts[me]);
@@ -235,7 +251,7 @@ static int run_allgatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs 
                                             0 == me ? mode : MCA_COLL_SHMCICO_MODE_SERVE,
                                             FAULT_CODE);
     bad = MCA_COLL_SHMCICO_MODE_SERVE == mode
-        && check_blocks(b->buf, b->span, b->displs, b->room, b->counts, p, op);
+        && check_blocks(b->buf, b->span, b->displs, got, b->counts, p, op);
     bad |= MCA_COLL_SHMCICO_FAULTED == rc && FAULT_CODE != e->fault;
     return bad || rc != expect_rc(mode, short_view);
 }
@@ -316,25 +332,42 @@ int main(void)
         for (size_t pi = 0; pi < sizeof(procs) / sizeof(procs[0]); ++pi) {
             for (int pattern = 0; pattern < 4; ++pattern) {
                 vcase c = { .op = op, .nops = 3 * procs[pi], .pattern = pattern,
-                            .unit = 700, .short_rank = -1 };
+                            .unit = 700, .short_rank = -1, .long_rank = -1 };
                 run_vector(c, procs[pi], 8, 2, 128);
                 c.in_place = 1;
                 run_vector(c, procs[pi], 8, 2, 128);
             }
         }
         run_vector((vcase) { .op = op, .nops = 10, .pattern = 3, .unit = 3000,
-                             .short_rank = -1 }, 4, 4, 4, 64);
+                             .short_rank = -1, .long_rank = -1 }, 4, 4, 4, 64);
         run_vector((vcase) { .op = op, .nops = 8, .pattern = 0, .unit = 1000,
-                             .short_rank = 2 }, 4, 8, 2, 128);
+                             .short_rank = 2, .long_rank = -1 }, 4, 8, 2, 128);
         run_vector((vcase) { .op = op, .nops = 9, .pattern = 1, .unit = 500,
-                             .short_rank = -1, .decline_every = 3 }, 3, 8, 2, 128);
+                             .short_rank = -1, .long_rank = -1, .decline_every = 3 },
+                   3, 8, 2, 128);
         run_vector((vcase) { .op = op, .nops = 8, .pattern = 3, .unit = 900,
-                             .short_rank = -1, .fault_every = 2 }, 4, 8, 2, 128);
+                             .short_rank = -1, .long_rank = -1, .fault_every = 2 },
+                   4, 8, 2, 128);
+        /* blocks that fit one fragment: writers go before the owner */
+        /* (40 bytes lie in the slot, the 20 expected would be inline) */
+        run_vector((vcase) { .op = op, .nops = 8, .pattern = 0, .unit = 40,
+                             .short_rank = 2, .long_rank = -1 }, 4, 8, 2, 128);
+        run_vector((vcase) { .op = op, .nops = 8, .pattern = 0, .unit = 40,
+                             .short_rank = 0, .long_rank = -1 }, 3, 8, 2, 128);
+        run_vector((vcase) { .op = op, .nops = 8, .pattern = 0, .unit = 100,
+                             .short_rank = -1, .long_rank = 1 }, 4, 8, 2, 128);
+        run_vector((vcase) { .op = op, .nops = 9, .pattern = 2, .unit = 30,
+                             .short_rank = -1, .long_rank = -1, .decline_every = 3 },
+                   3, 8, 2, 128);
+        run_vector((vcase) { .op = op, .nops = 8, .pattern = 1, .unit = 20,
+                             .short_rank = -1, .long_rank = -1, .fault_every = 2 },
+                   4, 4, 2, 64);
         run_vector((vcase) { .op = op, .nops = 6, .pattern = 0, .unit = 1,
-                             .short_rank = -1 }, 8, 8, 2, 64);
+                             .short_rank = -1, .long_rank = -1 }, 8, 8, 2, 64);
     }
     run_vector((vcase) { .op = SCATTERV, .nops = 6, .pattern = 3, .unit = 900,
-                         .overlap = 1, .short_rank = -1 }, 3, 8, 2, 128);
+                         .overlap = 1, .short_rank = -1, .long_rank = -1 },
+               3, 8, 2, 128);
     CHECK(0 == threads_run(2, 1, 1, (size_t) 1 << 30, huge_body, &huge),
           "gatherv of a 5 GiB block through 1 GiB fragments");
     return unit_report("test_engine_vector");

@@ -55,7 +55,11 @@
  *    previous use, n - w (their done[b] >= n - w), fills in the metadata
  *    and publishes bank.op = n, for the first use of the operation.
  *  - A process that needs the owner's metadata (a writer into its own
- *    queue) waits until bank.op == n.  A reader learns all it needs from
+ *    queue) waits until bank.op == n.  A writer whose whole block fits
+ *    in one fragment writes it first, as soon as every process is done
+ *    with use n - w, and waits for the publication afterwards (to learn
+ *    the owner's decision), so a small Gather or Allgather costs one
+ *    cache-line transfer, not two.  A reader learns all it needs from
  *    the flags of its fragments, which the writer posts only after the
  *    publication.  In the later uses of a long operation whoever writes
  *    checks the done[] lines itself, so the uses pipeline without a
@@ -438,6 +442,11 @@ void mca_coll_shmcico_bank_publish(mca_coll_shmcico_use_t *use, uint64_t total,
 void mca_coll_shmcico_bank_next(mca_coll_shmcico_engine_t *engine,
                                 mca_coll_shmcico_use_t *use);
 
+/** Wait for the publication of a use already taken (with
+ *  mca_coll_shmcico_bank_acquire()) and read total and mode. */
+void mca_coll_shmcico_bank_await(mca_coll_shmcico_engine_t *engine,
+                                 mca_coll_shmcico_use_t *use);
+
 /** Take the next bank use as a member: wait for its publication and read
  *  total and mode. */
 void mca_coll_shmcico_bank_join(mca_coll_shmcico_engine_t *engine,
@@ -528,7 +537,8 @@ static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *str
 typedef struct mca_coll_shmcico_queue_t {
     int proc;
     uint64_t bytes;
-    uint64_t next;                  /**< next fragment to move */
+    uint64_t next;                  /**< next fragment to move (a writer's is 1
+                                         after an early fragment) */
     mca_coll_shmcico_stream_t *stream;
     bool complete;                  /**< reader: nothing had to be dropped */
 } mca_coll_shmcico_queue_t;
