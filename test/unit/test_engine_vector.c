@@ -163,10 +163,10 @@ static int run_scatterv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b
     }
     open_blocks(b, p);
     mca_coll_shmcico_stream_contig(&rs, recv, room);
-    rc = mca_coll_shmcico_engine_scatterv(e, root, in_place ? NULL : &rs, b->block_ptrs,
-                                          b->counts64, me == root ? mode
-                                                                  : MCA_COLL_SHMCICO_MODE_SERVE,
-                                          FAULT_CODE);
+    rc = mca_coll_shmcico_engine_rooted(e, root, true, in_place ? NULL : &rs, b->block_ptrs,
+                                        b->counts64,
+                                        me == root ? mode : MCA_COLL_SHMCICO_MODE_SERVE,
+                                        FAULT_CODE);
     for (size_t i = 0; MCA_COLL_SHMCICO_MODE_SERVE == mode && !in_place && i < room; ++i) {
         bad |= recv[i] != byte_of(op, -1, b->displs[me] + i);
     }
@@ -199,10 +199,10 @@ static int run_gatherv(const vcase *c, mca_coll_shmcico_engine_t *e, op_bufs *b,
         b->counts64[j] = b->room[j];
     }
     mca_coll_shmcico_stream_contig(&b->send, b->sbuf, b->counts[me]);
-    rc = mca_coll_shmcico_engine_gatherv(e, root, in_place ? NULL : &b->send,
-                                         b->block_ptrs, b->counts64,
-                                         is_root ? mode : MCA_COLL_SHMCICO_MODE_SERVE,
-                                         FAULT_CODE);
+    rc = mca_coll_shmcico_engine_rooted(e, root, false, in_place ? NULL : &b->send,
+                                        b->block_ptrs, b->counts64,
+                                        is_root ? mode : MCA_COLL_SHMCICO_MODE_SERVE,
+                                        FAULT_CODE);
     bad = is_root && MCA_COLL_SHMCICO_MODE_SERVE == mode
         && check_blocks(b->buf, b->span, b->displs, b->room, b->counts, p, op);
     bad |= MCA_COLL_SHMCICO_FAULTED == rc && FAULT_CODE != e->fault;
@@ -317,8 +317,8 @@ static int huge_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg)
     int rc;
 
     (void) w;
-    rc = mca_coll_shmcico_engine_gatherv(e, 0, 0 == e->rank ? NULL : &send, blocks,
-                                         counts, MCA_COLL_SHMCICO_MODE_SERVE, 0);
+    rc = mca_coll_shmcico_engine_rooted(e, 0, false, 0 == e->rank ? NULL : &send, blocks,
+                                        counts, MCA_COLL_SHMCICO_MODE_SERVE, 0);
     return rc != MCA_COLL_SHMCICO_DONE || (0 == e->rank && block1.done != bytes)
         || (1 == e->rank && send.done != bytes);
 }

@@ -307,18 +307,10 @@ static inline size_t mca_coll_shmcico_block_count(const mca_coll_shmcico_blocks_
  * Scatter(v) and Gather(v) are mirror images: the root has one block per
  * process in a buffer of blocks, every process a buffer of its own (at
  * the root MPI_IN_PLACE leaves its block where it is).  One function
- * serves both, given the engine's data movement.
+ * serves both.
  */
-typedef int (*mca_coll_shmcico_rooted_move_fn_t)(mca_coll_shmcico_engine_t *engine,
-                                                 int root,
-                                                 mca_coll_shmcico_stream_t *own,
-                                                 mca_coll_shmcico_stream_t *const *blocks,
-                                                 const uint64_t *counts, uint32_t mode,
-                                                 uint64_t fault);
-
 typedef struct mca_coll_shmcico_rooted_t {
     mca_coll_shmcico_op_t op;
-    mca_coll_shmcico_rooted_move_fn_t move;
     bool blocks_sent;                   /**< scatter: the root sends them */
     int root;
     const void *own_buf;

@@ -472,7 +472,9 @@ static bool open_use(mca_coll_shmcico_engine_t *engine, const mca_coll_shmcico_p
         published = mca_coll_shmcico_counts(&engine->view, use->bank_index);
         start_queues(plan->writes, plan->nwrites, published, NULL);
         start_queues(plan->reads, plan->nreads, published, NULL);
-        plan->writes[0].next = early ? 1 : 0;
+        if (early) {
+            plan->writes[0].next = 1;   /* fragment 0 is already there */
+        }
     } else {
         mca_coll_shmcico_bank_next(engine, use);
         read_headers(engine, use, plan->reads, plan->nreads);

@@ -594,32 +594,21 @@ int mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
                                   uint32_t mode, uint64_t fault);
 
 /**
- * Scatterv: the root writes each process's block into that process's
- * queue, fragment by fragment, round robin over the processes.
- *   root:   blocks[i] holds the block of process i and counts[i] its
- *           bytes; recv (NULL with MPI_IN_PLACE) receives the root's own
- *           block, blocks[root]; mode and fault are its decision.
- *   others: recv is the receive buffer; the rest is ignored.
+ * Scatterv (root_writes) and Gatherv (!root_writes), mirror images of
+ * each other.  Scatterv: the root writes each process's block into that
+ * process's queue, fragment by fragment, round robin over the
+ * processes.  Gatherv: every process writes its block into its own
+ * queue; the root reads every queue, whichever fragment is ready first.
+ *   root:   blocks[i] is the block of process i and counts[i] its bytes
+ *           (sent, or expected); own (NULL with MPI_IN_PLACE) is the
+ *           root's own block, copied from or into blocks[root]; mode and
+ *           fault are its decision.
+ *   others: own is the receive or send buffer; the rest is ignored.
  */
-int mca_coll_shmcico_engine_scatterv(mca_coll_shmcico_engine_t *engine,
-                                     int root, mca_coll_shmcico_stream_t *recv,
-                                     mca_coll_shmcico_stream_t *const *blocks,
-                                     const uint64_t *counts, uint32_t mode,
-                                     uint64_t fault);
-
-/**
- * Gatherv: every process writes its block into its own queue; the root
- * reads every queue, whichever fragment is ready first.
- *   root:   blocks[i] receives the block of process i, counts[i] the bytes
- *           expected from it; send (NULL with MPI_IN_PLACE) is copied into
- *           blocks[root]; mode and fault are its decision.
- *   others: send is the block to send; the rest is ignored.
- */
-int mca_coll_shmcico_engine_gatherv(mca_coll_shmcico_engine_t *engine,
-                                    int root, mca_coll_shmcico_stream_t *send,
-                                    mca_coll_shmcico_stream_t *const *blocks,
-                                    const uint64_t *counts, uint32_t mode,
-                                    uint64_t fault);
+int mca_coll_shmcico_engine_rooted(mca_coll_shmcico_engine_t *engine, int root,
+                                   bool root_writes, mca_coll_shmcico_stream_t *own,
+                                   mca_coll_shmcico_stream_t *const *blocks,
+                                   const uint64_t *counts, uint32_t mode, uint64_t fault);
 
 /**
  * Allgatherv: every process writes its block once into its own queue and

@@ -20,12 +20,13 @@
 
 #include "coll_shmcico_engine.h"
 
-/* The plan of either: every queue is that of a non-root process (the
- * root's in rank order after it, so that its neighbours are not always
- * first); root_writes says which side fills them. */
-static int run_rooted(mca_coll_shmcico_engine_t *engine, int root, bool root_writes,
-                      mca_coll_shmcico_stream_t *own, mca_coll_shmcico_stream_t *const *blocks,
-                      const uint64_t *counts, uint32_t mode, uint64_t fault)
+/* Every queue is that of a non-root process (the root's in rank order
+ * after it, so that its neighbours are not always first); root_writes
+ * says which side fills them. */
+int mca_coll_shmcico_engine_rooted(mca_coll_shmcico_engine_t *engine, int root,
+                                   bool root_writes, mca_coll_shmcico_stream_t *own,
+                                   mca_coll_shmcico_stream_t *const *blocks,
+                                   const uint64_t *counts, uint32_t mode, uint64_t fault)
 {
     mca_coll_shmcico_queue_t *queues = engine->queues;
     mca_coll_shmcico_plan_t plan = { .owner = engine->rank == root };
@@ -52,22 +53,4 @@ static int run_rooted(mca_coll_shmcico_engine_t *engine, int root, bool root_wri
         plan.nreads = n;
     }
     return mca_coll_shmcico_engine_run(engine, &plan);
-}
-
-int mca_coll_shmcico_engine_scatterv(mca_coll_shmcico_engine_t *engine,
-                                     int root, mca_coll_shmcico_stream_t *recv,
-                                     mca_coll_shmcico_stream_t *const *blocks,
-                                     const uint64_t *counts, uint32_t mode,
-                                     uint64_t fault)
-{
-    return run_rooted(engine, root, true, recv, blocks, counts, mode, fault);
-}
-
-int mca_coll_shmcico_engine_gatherv(mca_coll_shmcico_engine_t *engine,
-                                    int root, mca_coll_shmcico_stream_t *send,
-                                    mca_coll_shmcico_stream_t *const *blocks,
-                                    const uint64_t *counts, uint32_t mode,
-                                    uint64_t fault)
-{
-    return run_rooted(engine, root, false, send, blocks, counts, mode, fault);
 }

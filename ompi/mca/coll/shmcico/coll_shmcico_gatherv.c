@@ -11,7 +11,7 @@
 /*
  * MPI_Gatherv and MPI_Gather: every process writes its block into its own
  * queue and the root copies the blocks out (see
- * coll_shmcico_engine_gatherv.c and, for what the glue shares with
+ * coll_shmcico_engine_rooted.c and, for what the glue shares with
  * Scatter(v), coll_shmcico_rooted.c).
  */
 
@@ -28,8 +28,7 @@ int mca_coll_shmcico_gatherv_intra(const void *sbuf, int scount,
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
     mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_GATHERV, .move = mca_coll_shmcico_engine_gatherv,
-        .blocks_sent = false, .root = root,
+        .op = MCA_COLL_SHMCICO_OP_GATHERV, .blocks_sent = false, .root = root,
         .own_buf = sbuf, .own_count = (size_t) scount, .own_type = sdtype,
         .blocks_buf = rbuf, .layout = { .counts = rcounts, .displs = displs },
         .blocks_type = rdtype
@@ -52,8 +51,7 @@ int mca_coll_shmcico_gather_intra(const void *sbuf, int scount,
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
     mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_GATHER, .move = mca_coll_shmcico_engine_gatherv,
-        .blocks_sent = false, .root = root,
+        .op = MCA_COLL_SHMCICO_OP_GATHER, .blocks_sent = false, .root = root,
         .own_buf = sbuf, .own_count = (size_t) scount, .own_type = sdtype,
         .blocks_buf = rbuf, .layout = { .count = rcount }, .blocks_type = rdtype
     };

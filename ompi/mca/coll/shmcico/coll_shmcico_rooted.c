@@ -81,8 +81,9 @@ bool mca_coll_shmcico_rooted_serve(const mca_coll_shmcico_rooted_t *call,
                                       MPI_SUCCESS == own_error ? call->own_count : 0,
                                       call->own_type, !call->blocks_sent);
     }
-    ret = call->move(&module->engine, call->root, in_place ? NULL : &own.stream,
-                     module->streams, module->counts, mode, (uint64_t) blocks_error);
+    ret = mca_coll_shmcico_engine_rooted(&module->engine, call->root, call->blocks_sent,
+                                         in_place ? NULL : &own.stream, module->streams,
+                                         module->counts, mode, (uint64_t) blocks_error);
     if (!in_place) {
         mca_coll_shmcico_dstream_fini(&own);
     }

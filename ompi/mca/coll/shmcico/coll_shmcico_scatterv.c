@@ -10,7 +10,7 @@
 
 /*
  * MPI_Scatterv and MPI_Scatter: the root writes each block into its
- * receiver's queue (see coll_shmcico_engine_scatterv.c and, for what the
+ * receiver's queue (see coll_shmcico_engine_rooted.c and, for what the
  * glue shares with Gather(v), coll_shmcico_rooted.c).
  */
 
@@ -27,8 +27,7 @@ int mca_coll_shmcico_scatterv_intra(const void *sbuf, const int *scounts,
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
     mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_SCATTERV, .move = mca_coll_shmcico_engine_scatterv,
-        .blocks_sent = true, .root = root,
+        .op = MCA_COLL_SHMCICO_OP_SCATTERV, .blocks_sent = true, .root = root,
         .own_buf = rbuf, .own_count = (size_t) rcount, .own_type = rdtype,
         .blocks_buf = sbuf, .layout = { .counts = scounts, .displs = displs },
         .blocks_type = sdtype
@@ -51,8 +50,7 @@ int mca_coll_shmcico_scatter_intra(const void *sbuf, int scount,
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
     mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_SCATTER, .move = mca_coll_shmcico_engine_scatterv,
-        .blocks_sent = true, .root = root,
+        .op = MCA_COLL_SHMCICO_OP_SCATTER, .blocks_sent = true, .root = root,
         .own_buf = rbuf, .own_count = (size_t) rcount, .own_type = rdtype,
         .blocks_buf = sbuf, .layout = { .count = scount }, .blocks_type = sdtype
     };
