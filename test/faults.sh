@@ -17,6 +17,9 @@
 #                              creating the backing file and anyone attaching
 #   faults.sh kill-rank        a rank dies (SIGKILL) in the middle of a run
 #                              of collectives
+#   faults.sh kill-in-single-copy  the root of a run of 64 MiB Bcasts dies
+#                              (SIGKILL) while the others copy from its
+#                              memory by single copy
 #   faults.sh abort            MPI_Abort while the other ranks wait inside a
 #                              Bcast from the aborting root
 #   faults.sh full-backing     the backing directory is a 64 KiB tmpfs
@@ -67,9 +70,9 @@ expect_no_process() {
     [ -z "$left" ] || fail "processes left: $left"
 }
 
-# the ranks' pids printed by test_faults
+# the ranks' pids printed by test_faults, in rank order
 pids_in() {
-    sed -n 's/^rank [0-9]* pid \([0-9]*\) .*/\1/p' "$1"
+    sed -n 's/^rank \([0-9]*\) pid \([0-9]*\) .*/\1 \2/p' "$1" | sort -n | cut -d' ' -f2
 }
 
 hostile_names() {
@@ -125,19 +128,20 @@ die_in_setup() {
     expect_dir
 }
 
+# kill_rank MODE VICTIM: test_faults MODE on 4 ranks, rank VICTIM killed
 kill_rank() {
-    local log=$dir.log job status victim pids
-    run_job 4 "$program" loop >"$log" 2>&1 &
+    local mode=$1 log=$dir.log job status victim pids
+    run_job 4 "$program" "$mode" >"$log" 2>&1 &
     job=$!
     for _ in $(seq 600); do
         [ "$(pids_in "$log" | wc -l)" = 4 ] && break
         sleep 0.1
     done
     pids=$(pids_in "$log")
-    victim=$(echo "$pids" | sed -n 3p)
+    victim=$(echo "$pids" | sed -n "$(($2 + 1))p")
     [ -n "$victim" ] || fail "the ranks never got ready"
     sleep 0.5
-    echo "killing rank 2 (pid $victim) with SIGKILL"
+    echo "killing rank $2 (pid $victim) with SIGKILL"
     kill -9 "$victim"
     for _ in $(seq 600); do
         kill -0 $job 2>/dev/null || break
@@ -159,7 +163,7 @@ kill_rank() {
             *) fail "rank with pid $pid still runs" ;;
         esac
     done
-    expect_no_process loop
+    expect_no_process "$mode"
     expect_dir
 }
 
@@ -211,11 +215,13 @@ tmpfs_job() {
 case ${1:-} in
     hostile-names) hostile_names ;;
     die-in-setup) die_in_setup ;;
-    kill-rank) kill_rank ;;
+    kill-rank) kill_rank loop 2 ;;
+    kill-in-single-copy) kill_rank copy-loop 0 ;;
     abort) abort_in_bcast ;;
     full-backing) tmpfs_job size=64k "No space left on device" ;;
     readonly-backing) tmpfs_job ro,size=1m "Read-only file system" ;;
-    *) echo "usage: faults.sh hostile-names|die-in-setup|kill-rank|abort|full-backing|readonly-backing" >&2
+    *) echo "usage: faults.sh hostile-names|die-in-setup|kill-rank|kill-in-single-copy|abort|" \
+            "full-backing|readonly-backing" >&2
        exit 2 ;;
 esac
 [ $failures -eq 0 ] && echo "$1: OK"

@@ -82,6 +82,19 @@ if [ -n "${SANITIZER_PRELOAD:-}" ]; then
     MPIRUN=$results/mpirun-without-sanitizer
 fi
 
+# processes that may not read each other's memory: without
+# CAP_SYS_PTRACE (root drops it from the bounding set; other users never
+# have it)
+no_ptrace_cap=
+if [ "$(id -u)" = 0 ]; then
+    no_ptrace_cap="setpriv --bounding-set -sys_ptrace"
+fi
+# every operation's crossover at one byte: every block by single copy
+single_everything=
+for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+    single_everything="$single_everything ${op}_single_copy_min 1"
+done
+
 passed=0
 failed=0
 failed_names=()
@@ -178,14 +191,17 @@ default_suite() {
         --expect 'coll_shmcico_tree" ' --expect 'coll_shmcico_tree_degree"' \
         --expect 'coll_shmcico_numa"' \
         --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: environment' \
+        --expect 'coll_shmcico_single_copy" \(current value: "auto"' \
+        --expect 'coll_shmcico_single_copy_chunk"' \
+        --expect 'coll_shmcico_allgatherv_single_copy_min"' \
         --expect 'coll_shmcico_max_procs"' \
         --expect 'coll_shmcico_backing_dir" \(current value: "' \
         --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
         -- bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
-    run_case default-size-limits 60 \
-        --expect 'coll_shmcico_bcast_max_bytes" \(current value: "32768", data source: default' \
-        --expect 'coll_shmcico_gatherv_max_bytes" \(current value: "131072", data source: default' \
-        --expect 'coll_shmcico_allgather_max_bytes" \(current value: "32768", data source: default' \
+    run_case no-size-limits-by-default 60 \
+        --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: default' \
+        --expect 'coll_shmcico_gatherv_max_bytes" \(current value: "0", data source: default' \
+        --expect 'coll_shmcico_allgather_max_bytes" \(current value: "0", data source: default' \
         -- env -u OMPI_MCA_coll_shmcico_bcast_max_bytes -u OMPI_MCA_coll_shmcico_gatherv_max_bytes \
            -u OMPI_MCA_coll_shmcico_allgather_max_bytes \
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
@@ -244,6 +260,34 @@ default_suite() {
                         --components shmcico,tuned --max-seconds 0.5 --quiet \
                     && echo 'bench: OK'"
 
+    echo "== transports: single copy and queues"
+    for np in 2 3 4 5; do
+        run_case "transport-np$np" 300 --expect 'single copy (cma|smsc)' \
+            -- mpi $np verbose 10 -- mpi/test_transport single
+    done
+    run_case transport-single-copy-off-np3 300 -- mpi 3 single_copy off -- mpi/test_transport off
+    # real refusal: processes without CAP_SYS_PTRACE (dropped from the
+    # bounding set when running as root) that made themselves non-dumpable
+    run_case transport-single-copy-refused-np3 300 \
+        --expect 'single copy off: refused by the system' \
+        -- $no_ptrace_cap "$MPIRUN" --oversubscribe -np 3 --mca btl_vader_single_copy_mechanism none \
+           --mca coll_shmcico_verbose 10 mpi/test_transport refused
+    # every block by single copy where the layout is worth it, and queues
+    # only, over the datatype matrix (TC_TRANSPORT makes the tests check
+    # each call's transport counters)
+    run_case bcast-np3-single-copy-everything 600 \
+        -- env TC_TRANSPORT=single bash -c "mpi 3 $single_everything -- mpi/test_bcast"
+    for op in scatter scatterv gather gatherv allgather allgatherv; do
+        run_case "$op-np3-single-copy-everything" 600 \
+            -- env TC_TRANSPORT=single bash -c "mpi 3 $single_everything -- mpi/test_vector $op"
+    done
+    run_case bcast-np5-queues-only 600 \
+        -- env TC_TRANSPORT=queue bash -c "mpi 5 single_copy off -- mpi/test_bcast --no-huge"
+    for op in scatterv gatherv allgatherv; do
+        run_case "$op-np4-queues-only" 600 \
+            -- env TC_TRANSPORT=queue bash -c "mpi 4 single_copy off -- mpi/test_vector $op"
+    done
+
     echo "== fallback"
     limits=()
     for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
@@ -252,10 +296,10 @@ default_suite() {
     run_case fallback-over-limit 300 \
         --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
         -- mpi 3 "${limits[@]}" verbose 20 -- mpi/test_fallback limit
-    run_case fallback-default-limits 300 -- env \
+    run_case nothing-handed-over-by-default 300 -- env \
         $(for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
               echo -u "OMPI_MCA_coll_shmcico_${op}_max_bytes"; done) \
-        "$MPIRUN" --oversubscribe -np 3 mpi/test_fallback limit
+        "$MPIRUN" --oversubscribe -np 3 mpi/test_fallback nolimit
     run_case fallback-intercomm 300 --expect 'declined: intercommunicator' \
         -- mpi 4 verbose 10 -- mpi/test_fallback intercomm
     run_case fallback-no-segment 300 \
@@ -275,7 +319,8 @@ default_suite() {
     run_case oversubscribed-np8-allgatherv 900 -- mpi 8 -- mpi/test_vector allgatherv
 
     echo "== faults"
-    for fault in hostile-names die-in-setup kill-rank abort full-backing readonly-backing; do
+    for fault in hostile-names die-in-setup kill-rank kill-in-single-copy abort full-backing \
+                 readonly-backing; do
         run_case "fault-$fault" 300 -- "$srcdir_abs/faults.sh" "$fault"
     done
 
@@ -284,7 +329,7 @@ default_suite() {
         --expect 'coll_shmcico_allgather_bytes +[0-9]+ +\+[1-9][0-9]*$' \
         --expect 'coll_shmcico_segment_bytes +[1-9][0-9]* +\(size\)' \
         -- bash -c "mpi 3 -- examples/mpit_counters && echo 'example: OK'"
-    run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\)' \
+    run_case verbose-10 120 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree numa/4\), rank [0-9] on NUMA node [0-9-]+, single copy (cma|smsc)$' \
         --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \
         -- mpi 2 verbose 10 -- mpi/test_stress 100
     run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_stress 100

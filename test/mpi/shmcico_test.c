@@ -254,7 +254,7 @@ const st_type *st_types(void)
     int slens[3] = { 1, 1, 1 };
     MPI_Aint sdispls[3] = { 0, 8, 20 };
     MPI_Datatype stypes[3] = { MPI_CHAR, MPI_DOUBLE, MPI_INT };
-    MPI_Datatype vector, indexed, strct, resized, six_ints, zero;
+    MPI_Datatype vector, indexed, strct, resized, six_ints, zero, big_vector, big_ints;
 
     if (NULL != types[0].name) {
         return types;
@@ -265,6 +265,8 @@ const st_type *st_types(void)
     MPI_Type_create_resized(MPI_INT, 0, 12, &resized);
     MPI_Type_contiguous(6, MPI_INT, &six_ints);
     MPI_Type_contiguous(0, MPI_INT, &zero);
+    MPI_Type_vector(3, 512, 600, MPI_INT, &big_vector);
+    MPI_Type_contiguous(1536, MPI_INT, &big_ints);
     types[0] = (st_type) { "MPI_BYTE", MPI_BYTE, MPI_BYTE };
     types[1] = (st_type) { "MPI_INT", MPI_INT, MPI_INT };
     types[2] = (st_type) { "MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE };
@@ -273,7 +275,8 @@ const st_type *st_types(void)
     types[5] = (st_type) { "struct-with-holes", committed(strct), strct };
     types[6] = (st_type) { "resized", committed(resized), resized };
     types[7] = (st_type) { "ints-vs-indexed", committed(six_ints), indexed };
-    types[8] = (st_type) { "zero-size-type", committed(zero), zero };
+    types[8] = (st_type) { "big-vector-vs-ints", committed(big_vector), committed(big_ints) };
+    types[9] = (st_type) { "zero-size-type", committed(zero), zero };
     return types;
 }
 

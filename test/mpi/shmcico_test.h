@@ -89,13 +89,14 @@ typedef struct st_type {
     MPI_Datatype single_type;
 } st_type;
 
-#define ST_NTYPES 9
-#define ST_ZERO_SIZE_TYPE 8     /* index of the zero-size type */
+#define ST_NTYPES 10
+#define ST_ZERO_SIZE_TYPE 9     /* index of the zero-size type */
 #define ST_POISON 0x5a
 
 /* MPI_BYTE, MPI_INT, MPI_DOUBLE, vector, indexed, struct with holes,
- * resized, six ints against an indexed type of six ints, and a type of
- * size 0; returns the table. */
+ * resized, six ints against an indexed type of six ints, a vector of
+ * three 2 KiB blocks against 1536 ints (pieces large enough for single
+ * copy), and a type of size 0; returns the table. */
 const st_type *st_types(void);
 
 size_t st_type_size(MPI_Datatype type);

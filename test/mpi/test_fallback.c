@@ -9,18 +9,20 @@
 
 /*
  * Calls coll/shmcico hands back to the previous component:
- *   limit      (run with every coll_shmcico_<op>_max_bytes set, or with
- *              the defaults) calls up to the limit are served, larger ones
- *              count as fallback, all correct, every root, also when
- *              receivers' counts or types differ from the root's (it
- *              decides);
+ *   limit      (run with every coll_shmcico_<op>_max_bytes set) calls up
+ *              to the limit are served, larger ones count as fallback,
+ *              all correct, every root, also when receivers' counts or
+ *              types differ from the root's (it decides);
+ *   nolimit    (run with the default parameters) no call is handed over
+ *              for its size: every operation from 1 byte to 4 MiB per
+ *              block is served, every root;
  *   intercomm  an intercommunicator is not served (the suite checks the
  *              verbose output) and the data is right;
  *   nosegment  (run with a backing directory that cannot be used) the
  *              communicator falls back for good: segments_failed moves,
  *              every call counts as fallback, the data is right.
  *
- * Usage: test_fallback limit|intercomm|nosegment
+ * Usage: test_fallback limit|nolimit|intercomm|nosegment
  */
 
 #include <stdio.h>
@@ -132,6 +134,28 @@ static void test_limit(void)
     test_bcast_types_over_limit();
 }
 
+/* By default nothing is handed over for its size. */
+static void test_nolimit(void)
+{
+    static const int sizes[] = { 1, 8, 65536, 1 << 20, 4 << 20 };
+
+    for (int op = 0; op < ST_NOPS; ++op) {
+        char name[64];
+
+        snprintf(name, sizeof(name), "%s_max_bytes", st_op_name((st_op) op));
+        ST_CHECK(0 == st_cvar(name), "%s is %llu by default", name, st_cvar(name));
+        for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
+            for (int root = 0; root < size; root += size - 1) {
+                int counts[64];
+                for (int j = 0; j < size; ++j) {
+                    counts[j] = sizes[i];
+                }
+                limited_call((st_op) op, root, counts, 0, 300 + (uint64_t) i);
+            }
+        }
+    }
+}
+
 static void test_intercomm(void)
 {
     MPI_Comm half, inter;
@@ -219,6 +243,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (0 == strcmp(mode, "limit")) {
         test_limit();
+    } else if (0 == strcmp(mode, "nolimit")) {
+        test_nolimit();
     } else if (0 == strcmp(mode, "intercomm")) {
         test_intercomm();
     } else if (0 == strcmp(mode, "nosegment")) {

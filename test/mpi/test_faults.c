@@ -181,6 +181,29 @@ static void test_loop(void)
     st_fail("still running after 60 s: nobody killed the job");
 }
 
+/* Back-to-back Bcasts of 64 MiB by single copy: most of the time the
+ * receivers copy out of the root's memory, where a kill catches them
+ * (faults.sh kills the root). */
+static void test_copy_loop(void)
+{
+    size_t bytes = (size_t) 64 << 20;
+    char *data = malloc(bytes);
+    unsigned long long before = st_counter("bcast_single_copy");
+    double start = MPI_Wtime();
+
+    memset(data, rank, bytes);
+    MPI_Bcast(data, (int) bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    ST_CHECK(st_counter("bcast_single_copy") - before == 1,
+             "the Bcast of 64 MiB went through the queues");
+    printf("rank %d pid %ld ready\n", rank, (long) getpid());
+    fflush(stdout);
+    while (MPI_Wtime() - start < 60) {
+        MPI_Bcast(data, (int) bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+    st_fail("still running after 60 s: nobody killed the job");
+    free(data);
+}
+
 static void test_abort(void)
 {
     char data[100000];
@@ -221,12 +244,15 @@ int main(int argc, char **argv)
         test_segment_file(argv[2], argc - 3, argv + 3);
     } else if (0 == strcmp(mode, "loop")) {
         test_loop();
+    } else if (0 == strcmp(mode, "copy-loop")) {
+        test_copy_loop();
     } else if (0 == strcmp(mode, "abort")) {
         test_abort();
     } else if (0 == strcmp(mode, "setup")) {
         test_setup();
     } else {
-        st_fail("usage: test_faults segment-file DIR [NAME...] | loop | abort | setup");
+        st_fail("usage: test_faults segment-file DIR [NAME...] | loop | copy-loop | abort "
+                "| setup");
     }
     return st_finish("test_faults");
 }

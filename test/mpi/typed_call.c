@@ -401,13 +401,63 @@ static void check_result(const tc_call *c, int me, int p, const view *v, int err
              st_op_name(c->op), moved);
 }
 
+/* ---- Transports -------------------------------------------------- */
+
+/* What the suite says of every call's transport (TC_TRANSPORT): "queue"
+ * when single copy is off, "single" when every non-empty block of a
+ * contiguous type goes by single copy (coll_shmcico_<op>_single_copy_min
+ * 1); anything else: not checked. */
+static int transport_mode(void)
+{
+    const char *mode = getenv("TC_TRANSPORT");
+
+    return NULL == mode ? 0 : 0 == strcmp(mode, "queue") ? 1 : 0 == strcmp(mode, "single") ? 2 : 0;
+}
+
+/* whether process me takes part in a non-empty block, and in an empty
+ * one (an empty block is an empty fragment through the queues) */
+static void blocks_of(const tc_call *c, int me, int p, int *nonempty, int *empty)
+{
+    *nonempty = *empty = 0;
+    for (int j = 0; j < nblocks(c, p); ++j) {
+        int part = ST_BCAST == c->op || is_allgather(c) ? 1
+                 : j != c->root && (me == c->root || me == j);
+        if (part) {
+            *nonempty |= c->counts[j] > 0;
+            *empty |= 0 == c->counts[j];
+        }
+    }
+}
+
+static void check_transport(const tc_call *c, int me, int p, unsigned long long single,
+                            unsigned long long queue)
+{
+    int mode = transport_mode(), nonempty, empty;
+    int contiguous = 0 == strcmp(c->type->name, "MPI_BYTE") || 0 == strcmp(c->type->name,
+                     "MPI_INT") || 0 == strcmp(c->type->name, "MPI_DOUBLE");
+
+    if (1 == mode) {
+        ST_CHECK(0 == single, "%s %s: single copy with single copy off", st_op_name(c->op),
+                 c->comm_name);
+        return;
+    }
+    if (2 != mode || !contiguous || c->short_rank >= 0 || c->in_place) {
+        return;
+    }
+    blocks_of(c, me, p, &nonempty, &empty);
+    ST_CHECK(single == (unsigned) nonempty && queue == (unsigned) empty,
+             "%s %s %s root %d counts[0]=%d: single copy +%llu queue +%llu, expected +%d +%d",
+             st_op_name(c->op), c->comm_name, c->type->name, c->root, c->counts[0], single,
+             queue, nonempty, empty);
+}
+
 void tc_run(const tc_call *c)
 {
     int me, p, err, is_root, has_blocks, has_single;
     unsigned char *sent = NULL;
     st_buf single = { 0 }, blocks = { 0 };
-    char name[64];
-    unsigned long long before;
+    char name[64], single_name[64], queue_name[64];
+    unsigned long long before, single0, queue0;
     size_t span;
     view v;
 
@@ -431,10 +481,18 @@ void tc_run(const tc_call *c)
         blocks = prepare_blocks(c, me, p, &v);
     }
 
+    snprintf(single_name, sizeof(single_name), "%s_single_copy", st_op_name(c->op));
+    snprintf(queue_name, sizeof(queue_name), "%s_queue", st_op_name(c->op));
+    single0 = st_counter(single_name);
+    queue0 = st_counter(queue_name);
     before = st_counter(name);
     err = call_op(c, is_root, &v, blocks.data,
                   has_single ? (void *) single.data : MPI_IN_PLACE, single_count(c, me));
     check_result(c, me, p, &v, err, st_counter(name) - before);
+    if (!skipped_by_mpi(c, me, p, &v) && st_type_size(c->type->single_type) > 0) {
+        check_transport(c, me, p, st_counter(single_name) - single0,
+                        st_counter(queue_name) - queue0);
+    }
 
     if (has_single) {
         check_single(c, me, p, &single, sent);

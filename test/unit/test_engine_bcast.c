@@ -10,10 +10,13 @@
 /*
  * The engine's Bcast run by threads standing in for processes: every
  * tree, several queue geometries, sizes around fragment, bank and queue
- * boundaries (inline fragments too), every root, a strided stream packed
- * and unpacked through callbacks, a receiver with a short buffer
- * (truncated, nothing written past it, the next operation still right),
- * a root that declines and a root that reports an error to everyone.
+ * boundaries (inline fragments too), every root, both transports (the
+ * queue, and single copy through memcpy or Linux CMA, with chunks that
+ * the root and the leaves share), a strided layout copied piece by piece
+ * or through a bounce buffer, a receiver with a short buffer (truncated,
+ * nothing written past it, the next call still right), a receiver that
+ * chose the other transport (it follows the root), a root that hands
+ * the call back and one that reports an error to everyone.
  */
 
 #include <stdlib.h>
@@ -28,12 +31,16 @@
 
 typedef struct bcast_case {
     mca_coll_shmcico_tree_t tree;
-    const size_t *sizes;        /* one operation per size, roots rotate */
+    const size_t *sizes;        /* one call per size, roots rotate */
     int nsizes;
+    size_t single_min;          /* messages of at least this go by single copy */
+    size_t chunk;               /* bytes per chunk of a single copy */
     int short_rank;             /* receiver with half a buffer, -1 none */
-    int strided;                /* everyone uses a strided stream */
-    int decline_every;          /* the root declines every n-th op, 0 never */
-    int fault_every;            /* the root reports an error every n-th op */
+    int other_choice_rank;      /* receiver that chooses the other transport, -1 none */
+    int strided;                /* everyone uses a strided layout */
+    int no_region;              /* ... without a region: bounce buffer */
+    int decline_every;          /* the root declines every n-th call, 0 never */
+    int fault_every;            /* the root reports an error every n-th call */
 } bcast_case;
 
 #define FAULT_CODE 54321
@@ -77,36 +84,60 @@ static int fail(int rank, const char *what, size_t op)
     return 1;
 }
 
-static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
-                  const bcast_case *c, size_t op, size_t size)
+/* The block a process brings: its stream and region over buf. */
+static void make_block(const bcast_case *c, strided *st, mca_coll_shmcico_region_t *region,
+                       unsigned char *buf, size_t room, bool single,
+                       mca_coll_shmcico_block_t *block)
 {
-    int rank = e->rank, root = (int) (op % (size_t) w->p), rc, expect, failures = 0;
-    size_t room = (rank == c->short_rank && rank != root) ? size / 2 : size;
-    size_t span = c->strided ? 2 * room : room;
-    unsigned char *mem = malloc(span + 2 * GUARD + 1), *buf = mem + GUARD;
+    st->buf = buf;
+    if (c->strided) {
+        st->stream = (mca_coll_shmcico_stream_t) { .length = room, .pack = strided_pack,
+                                                   .unpack = strided_unpack };
+        *region = (mca_coll_shmcico_region_t) { .base = (uint64_t) (uintptr_t) buf,
+                                                .count = room, .extent = 2, .size = 1,
+                                                .npieces = 1 };
+        region->first = (mca_coll_shmcico_piece_t) { .offset = 0, .len = 1 };
+        region->pieces = &region->first;
+    } else {
+        mca_coll_shmcico_stream_contig(&st->stream, buf, room);
+        mca_coll_shmcico_region_contig(region, buf, room);
+    }
+    *block = (mca_coll_shmcico_block_t) { .stream = &st->stream, .single = single,
+                                          .region = c->no_region ? NULL : region,
+                                          .chunk = c->chunk };
+}
+
+/* what the call must have returned, and the transport it must have used */
+static int check_result(threads_world *w, const bcast_case *c, int rank, int root,
+                        size_t op, size_t size, size_t room,
+                        const mca_coll_shmcico_result_t *r)
+{
     bool decline = c->decline_every && 0 == op % (size_t) c->decline_every;
     bool fault = c->fault_every && 0 == op % (size_t) c->fault_every;
-    uint32_t mode = decline ? MCA_COLL_SHMCICO_MODE_DECLINE
-        : fault ? MCA_COLL_SHMCICO_MODE_FAULT : MCA_COLL_SHMCICO_MODE_SERVE;
-    strided st = { .buf = buf };
+    /* the root's choice, which everyone follows */
+    bool single = (size >= c->single_min) != (root == c->other_choice_rank)
+        && THREADS_NO_COPIER != w->copier && !c->no_region;
+    mca_coll_shmcico_status_t expect = decline ? MCA_COLL_SHMCICO_DECLINED
+        : fault ? MCA_COLL_SHMCICO_FAULTED
+        : room < size ? MCA_COLL_SHMCICO_TRUNCATED : MCA_COLL_SHMCICO_DONE;
+    int failures = 0;
 
-    memset(mem, GUARD_BYTE, span + 2 * GUARD + 1);
-    for (size_t i = 0; rank == root && i < size; ++i) {
-        buf[c->strided ? 2 * i : i] = pattern(op, i);
+    if (r->status != expect || (fault && FAULT_CODE != r->error)) {
+        failures += fail(rank, "unexpected status", op);
     }
-    if (c->strided) {
-        st.stream = (mca_coll_shmcico_stream_t) { .length = room, .pack = strided_pack,
-                                                  .unpack = strided_unpack };
-    } else {
-        mca_coll_shmcico_stream_contig(&st.stream, buf, room);
+    if (!decline && !fault && (r->used_single != single || r->used_queue == single)) {
+        failures += fail(rank, "unexpected transport", op);
     }
-    rc = mca_coll_shmcico_engine_bcast(e, &c->tree, root, &st.stream, mode, FAULT_CODE);
-    expect = decline ? MCA_COLL_SHMCICO_DECLINED : fault ? MCA_COLL_SHMCICO_FAULTED
-        : (room < size ? MCA_COLL_SHMCICO_TRUNCATED : MCA_COLL_SHMCICO_DONE);
-    if (rc != expect || (fault && FAULT_CODE != e->fault)) {
-        failures += fail(rank, "unexpected return code", op);
-    }
-    for (size_t i = 0; !decline && !fault && rank != root && i < room; ++i) {
+    return failures;
+}
+
+static int check_bytes(const bcast_case *c, int rank, int root, size_t op, size_t room,
+                       const unsigned char *mem, size_t span, bool data)
+{
+    const unsigned char *buf = mem + GUARD;
+    int failures = 0;
+
+    for (size_t i = 0; data && rank != root && i < room; ++i) {
         if (buf[c->strided ? 2 * i : i] != pattern(op, i)) {
             failures += fail(rank, "wrong data", op);
             break;
@@ -118,6 +149,35 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
             break;
         }
     }
+    return failures;
+}
+
+static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
+                  const bcast_case *c, size_t op, size_t size)
+{
+    int rank = e->rank, root = (int) (op % (size_t) w->p), failures;
+    size_t room = (rank == c->short_rank && rank != root) ? size / 2 : size;
+    size_t span = c->strided ? 2 * room : room;
+    unsigned char *mem = malloc(span + 2 * GUARD + 1), *buf = mem + GUARD;
+    mca_coll_shmcico_verdict_t verdict = {
+        .decline = c->decline_every && 0 == op % (size_t) c->decline_every,
+        .error = c->fault_every && 0 == op % (size_t) c->fault_every ? FAULT_CODE : 0
+    };
+    bool single = (size >= c->single_min) != (rank == c->other_choice_rank);
+    mca_coll_shmcico_region_t region;
+    mca_coll_shmcico_block_t block;
+    mca_coll_shmcico_result_t r;
+    strided st;
+
+    memset(mem, GUARD_BYTE, span + 2 * GUARD + 1);
+    for (size_t i = 0; rank == root && i < size; ++i) {
+        buf[c->strided ? 2 * i : i] = pattern(op, i);
+    }
+    make_block(c, &st, &region, buf, room, single, &block);
+    r = mca_coll_shmcico_engine_bcast(e, &c->tree, root, &block, &verdict);
+    failures = check_result(w, c, rank, root, op, size, room, &r);
+    failures += check_bytes(c, rank, root, op, room, mem, span,
+                            !verdict.decline && 0 == verdict.error);
     free(mem);
     return failures;
 }
@@ -127,14 +187,15 @@ static int bcast_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg)
     const bcast_case *c = arg;
     int failures = 0;
 
-    for (int i = 0; i < c->nsizes && failures < 5; ++i) {
+    for (int i = 0; i < c->nsizes; ++i) {    /* all of them: the others wait */
         failures += run_op(w, e, c, (size_t) i, c->sizes[i]);
     }
     return failures;
 }
 
 static void run_case(const char *name, int p, uint32_t s, uint32_t w, size_t f,
-                     mca_coll_shmcico_tree_type_t type, bcast_case *c)
+                     threads_copier copier, mca_coll_shmcico_tree_type_t type,
+                     bcast_case *c)
 {
     int32_t numa[MAX_THREADS];
     int failures;
@@ -144,7 +205,7 @@ static void run_case(const char *name, int p, uint32_t s, uint32_t w, size_t f,
     }
     current_case = name;
     CHECK(0 == mca_coll_shmcico_tree_init(&c->tree, type, 2, p, numa), "%s: tree", name);
-    failures = threads_run(p, s, w, f, bcast_body, c);
+    failures = threads_run(p, s, w, f, copier, bcast_body, c);
     CHECK(0 == failures, "%s: %d failures", name, failures);
     mca_coll_shmcico_tree_fini(&c->tree);
 }
@@ -179,45 +240,81 @@ static int every_root(size_t *out, const size_t *sizes, int n, int p)
     return count;
 }
 
-int main(void)
+/* every geometry, process count and tree, each with a copier in turn:
+ * single copy from the bank's size on, in chunks of 3 fragments + 5 */
+static void geometry_cases(void)
 {
     static const struct { uint32_t s, w; size_t f; } geometries[] = {
         { 8, 2, 256 }, { 4, 4, 64 }, { 6, 3, 128 }, { 1, 1, 64 }, { 16, 2, 4096 }
     };
     static const int procs[] = { 2, 3, 5, 8 };
     size_t sizes[16], all[16 * MAX_THREADS];
-    char name[128];
+    char name[160];
+    int turn = 0;
 
     for (size_t g = 0; g < sizeof(geometries) / sizeof(geometries[0]); ++g) {
-        int n = boundary_sizes(sizes, geometries[g].f, geometries[g].s, geometries[g].w);
+        size_t f = geometries[g].f;
+        int n = boundary_sizes(sizes, f, geometries[g].s, geometries[g].w);
         for (size_t pi = 0; pi < sizeof(procs) / sizeof(procs[0]); ++pi) {
             for (int t = 0; t < MCA_COLL_SHMCICO_TREE_COUNT; ++t) {
-                bcast_case c = { .sizes = all, .short_rank = -1,
-                                 .nsizes = every_root(all, sizes, n, procs[pi]) };
-                snprintf(name, sizeof(name), "bcast s=%u w=%u f=%zu p=%d tree=%s",
-                         geometries[g].s, geometries[g].w, geometries[g].f, procs[pi],
-                         mca_coll_shmcico_tree_name(t));
-                run_case(name, procs[pi], geometries[g].s, geometries[g].w,
-                         geometries[g].f, t, &c);
+                threads_copier copier = (threads_copier) (turn++ % 3);
+                bcast_case c = { .sizes = all, .short_rank = -1, .other_choice_rank = -1,
+                                 .nsizes = every_root(all, sizes, n, procs[pi]),
+                                 .single_min = f * geometries[g].s / geometries[g].w,
+                                 .chunk = 3 * f + 5 };
+                snprintf(name, sizeof(name), "bcast s=%u w=%u f=%zu p=%d tree=%s copier=%d",
+                         geometries[g].s, geometries[g].w, f, procs[pi],
+                         mca_coll_shmcico_tree_name(t), (int) copier);
+                run_case(name, procs[pi], geometries[g].s, geometries[g].w, f, copier, t, &c);
             }
         }
     }
-    {
-        int n = boundary_sizes(sizes, 128, 8, 2);
-        bcast_case strided = { .sizes = sizes, .nsizes = n, .short_rank = -1, .strided = 1 };
-        bcast_case truncated = { .sizes = sizes, .nsizes = n, .short_rank = 3 };
-        bcast_case declined = { .sizes = sizes, .nsizes = n, .short_rank = -1,
-                                .decline_every = 3 };
-        bcast_case faulted = { .sizes = sizes, .nsizes = n, .short_rank = -1,
-                               .fault_every = 2 };
-        run_case("bcast strided", 5, 8, 2, 128,
-                 MCA_COLL_SHMCICO_TREE_KNOMIAL, &strided);
-        run_case("bcast short receiver", 6, 8, 2, 128, MCA_COLL_SHMCICO_TREE_KARY,
-                 &truncated);
-        run_case("bcast declined every 3rd", 4, 4, 2, 128, MCA_COLL_SHMCICO_TREE_CHAIN,
-                 &declined);
-        run_case("bcast with the root's error every 2nd", 6, 8, 2, 128,
-                 MCA_COLL_SHMCICO_TREE_KARY, &faulted);
+}
+
+/* layouts, short and contrary receivers, verdicts: s=8 w=2 f=128 */
+static void special_cases(void)
+{
+    static const struct { const char *name; int p; threads_copier copier; int tree;
+                          bcast_case c; } cases[] = {
+        { "strided, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KNOMIAL,
+          { .strided = 1, .single_min = SIZE_MAX } },
+        { "strided, single copy piece by piece", 5, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
+          { .strided = 1, .single_min = 0 } },
+        { "strided, single copy through bounce", 4, THREADS_MEMCPY,
+          MCA_COLL_SHMCICO_TREE_FLAT, { .strided = 1, .no_region = 1, .single_min = 0 } },
+        { "short receiver, queue", 6, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+          { .short_rank = 3, .single_min = SIZE_MAX } },
+        { "short receiver, single copy", 6, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
+          { .short_rank = 1, .single_min = 0 } },
+        { "receiver with the other choice", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_FLAT,
+          { .other_choice_rank = 2, .single_min = 1000 } },
+        { "inner receiver with the other choice", 7, THREADS_CMA, MCA_COLL_SHMCICO_TREE_CHAIN,
+          { .other_choice_rank = 1, .single_min = 1000 } },
+        { "declined every 3rd", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
+          { .decline_every = 3, .single_min = 1000 } },
+        { "root's error every 2nd", 6, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+          { .fault_every = 2, .single_min = 1000 } },
+    };
+    size_t sizes[16];
+    int n = boundary_sizes(sizes, 128, 8, 2);
+    char name[160];
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+        bcast_case c = cases[i].c;
+        c.sizes = sizes;
+        c.nsizes = n;
+        c.chunk = 300;
+        c.short_rank = c.short_rank ? c.short_rank : -1;
+        c.other_choice_rank = c.other_choice_rank ? c.other_choice_rank : -1;
+        snprintf(name, sizeof(name), "bcast %s", cases[i].name);
+        run_case(name, cases[i].p, 8, 2, 128, cases[i].copier,
+                 (mca_coll_shmcico_tree_type_t) cases[i].tree, &c);
     }
+}
+
+int main(void)
+{
+    geometry_cases();
+    special_cases();
     return unit_report("test_engine_bcast");
 }

@@ -8,16 +8,17 @@
  */
 
 /*
- * Segment layout: every block page-aligned, flags one cache line each,
- * no two blocks overlapping, sizes as documented; bad parameters and
- * overflowing sizes refused; a formatted segment is accepted by a view
- * with the same layout and refused by any other.
+ * Segment layout: every block page-aligned, every line a process writes
+ * one cache line of its own, no two blocks overlapping, sizes as
+ * documented; bad parameters and overflowing sizes refused; a formatted
+ * segment is accepted by a view with the same layout and refused by any
+ * other; a process's id line says where its mapping is.
  */
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll_shmcico_engine.h"
+#include "coll_shmcico_segment.h"
 #include "unit.h"
 
 static int aligned(size_t value, size_t align)
@@ -28,30 +29,30 @@ static int aligned(size_t value, size_t align)
 static void check_geometry(const mca_coll_shmcico_layout_t *l)
 {
     size_t page = l->page_size;
-    size_t topology_end = l->topology_offset + 2 * sizeof(int32_t) * l->nprocs;
+    size_t topology_end = l->topology_offset + sizeof(int32_t) * l->nprocs;
     size_t banks_end = l->banks_offset + l->banks * sizeof(mca_coll_shmcico_bank_t);
-    size_t counts_end = l->counts_offset
-        + (size_t) l->banks * l->nprocs * sizeof(uint64_t);
-    size_t ctrl_used = sizeof(mca_coll_shmcico_done_t)
-        + l->slots * sizeof(mca_coll_shmcico_flag_t);
+    size_t entries_end = l->entries_offset
+        + (size_t) l->banks * l->nprocs * sizeof(mca_coll_shmcico_entry_t);
+    /* id, done, then received, xfer and region per bank, then the flags */
+    size_t lines_used = (2 + 3 * (size_t) l->banks + l->slots) * MCA_COLL_SHMCICO_CACHELINE;
     size_t queue_used = l->slots * l->fragment_size;
 
     CHECK(l->topology_offset >= sizeof(mca_coll_shmcico_header_t),
           "topology overlaps the header");
     CHECK(topology_end <= l->banks_offset, "topology overlaps the banks");
     CHECK(aligned(l->banks_offset, page), "banks not page-aligned");
-    CHECK(banks_end <= l->counts_offset, "banks overlap the counts");
-    CHECK(aligned(l->counts_offset, MCA_COLL_SHMCICO_CACHELINE),
-          "counts not cache-line aligned");
-    CHECK(counts_end <= l->procs_offset, "counts overlap the process blocks");
+    CHECK(banks_end <= l->entries_offset, "banks overlap the entries");
+    CHECK(aligned(l->entries_offset, MCA_COLL_SHMCICO_CACHELINE),
+          "entries not cache-line aligned");
+    CHECK(entries_end <= l->procs_offset, "entries overlap the process blocks");
     CHECK(aligned(l->procs_offset, page), "process blocks not page-aligned");
-    CHECK(aligned(l->ctrl_bytes, page) && ctrl_used <= l->ctrl_bytes,
-          "ctrl area %zu for %zu bytes", l->ctrl_bytes, ctrl_used);
-    CHECK(ctrl_used + page > l->ctrl_bytes, "ctrl area larger than a page rounding");
+    CHECK(aligned(l->lines_bytes, page) && lines_used <= l->lines_bytes,
+          "lines area %zu for %zu bytes", l->lines_bytes, lines_used);
+    CHECK(lines_used + page > l->lines_bytes, "lines area larger than a page rounding");
     CHECK(aligned(l->proc_stride, page), "process stride not page-aligned");
-    CHECK(l->ctrl_bytes + queue_used <= l->proc_stride,
+    CHECK(l->lines_bytes + queue_used <= l->proc_stride,
           "queue overflows the process block");
-    CHECK(l->ctrl_bytes + queue_used + page > l->proc_stride,
+    CHECK(l->lines_bytes + queue_used + page > l->proc_stride,
           "process block larger than needed");
     CHECK(l->segment_size == l->procs_offset + l->nprocs * l->proc_stride,
           "segment size %zu", l->segment_size);
@@ -70,6 +71,12 @@ static void check_sizes(void)
           sizeof(mca_coll_shmcico_bank_t));
     CHECK(64 == sizeof(mca_coll_shmcico_done_t), "done[] is %zu bytes",
           sizeof(mca_coll_shmcico_done_t));
+    CHECK(64 == sizeof(mca_coll_shmcico_id_t) && 64 == sizeof(mca_coll_shmcico_received_t)
+          && 64 == sizeof(mca_coll_shmcico_xfer_t)
+          && 64 == sizeof(mca_coll_shmcico_region_line_t),
+          "id, received, xfer and region lines are one cache line each");
+    CHECK(32 == sizeof(mca_coll_shmcico_payload_t), "a flag's payload is %zu bytes",
+          sizeof(mca_coll_shmcico_payload_t));
     for (size_t a = 0; a < sizeof(pages) / sizeof(pages[0]); ++a)
     for (size_t b = 0; b < sizeof(procs) / sizeof(procs[0]); ++b)
     for (size_t c = 0; c < sizeof(slot_counts) / sizeof(slot_counts[0]); ++c)
@@ -122,25 +129,36 @@ static void check_format_and_view(void)
     mca_coll_shmcico_segment_format(base, &l, numa);
     CHECK(0 == mca_coll_shmcico_view_init(&view, base, &l), "view refused");
     CHECK(view.numa[3] == 1 && view.numa[5] == 2, "numa not copied");
-    CHECK(view.leaders[0] == 0 && view.leaders[1] == 1 && view.leaders[2] == 0
-          && view.leaders[3] == 1 && view.leaders[4] == 4 && view.leaders[5] == 4,
-          "leaders wrong");
+    CHECK((unsigned char *) mca_coll_shmcico_id(&view, 2)
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride, "id address");
     CHECK((unsigned char *) mca_coll_shmcico_done(&view, 2)
-          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride, "done address");
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 64, "done address");
+    CHECK((unsigned char *) mca_coll_shmcico_received(&view, 2, 1)
+          == (unsigned char *) mca_coll_shmcico_done(&view, 2) + 64 + 64, "received address");
+    CHECK((unsigned char *) mca_coll_shmcico_xfer(&view, 2, 0)
+          == (unsigned char *) mca_coll_shmcico_done(&view, 2) + 64 + 2 * 64, "xfer address");
+    CHECK((unsigned char *) mca_coll_shmcico_region_line(&view, 2, 1)
+          == (unsigned char *) mca_coll_shmcico_done(&view, 2) + 64 + 5 * 64,
+          "region address");
     CHECK((unsigned char *) mca_coll_shmcico_flag(&view, 2, 3)
-          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 64 + 3 * 64,
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 8 * 64 + 3 * 64,
           "flag address");
-    CHECK(mca_coll_shmcico_fragment(&view, 1, 2, 32) == mca_coll_shmcico_flag(&view, 1, 2)->data
-          && mca_coll_shmcico_fragment(&view, 1, 2, 33) == mca_coll_shmcico_slot(&view, 1, 2),
-          "inline fragments in the flag, larger ones in the slot");
+    CHECK((unsigned char *) (mca_coll_shmcico_flag(&view, 5, 7) + 1)
+          <= mca_coll_shmcico_slot(&view, 5, 0), "flags overlap the slots");
     CHECK(mca_coll_shmcico_slot(&view, 5, 7)
           == (unsigned char *) base + l.procs_offset + 5 * l.proc_stride
-             + l.ctrl_bytes + 7 * 8192, "slot address");
+             + l.lines_bytes + 7 * 8192, "slot address");
     CHECK(mca_coll_shmcico_slot(&view, 5, 7) + 8192
           <= (unsigned char *) base + l.segment_size, "last slot outside");
-    CHECK((unsigned char *) mca_coll_shmcico_counts(&view, 1)
-          == (unsigned char *) base + l.counts_offset + 6 * sizeof(uint64_t),
-          "counts address");
+    CHECK((unsigned char *) mca_coll_shmcico_entries(&view, 1)
+          == (unsigned char *) base + l.entries_offset + 6 * sizeof(mca_coll_shmcico_entry_t),
+          "entries address");
+    CHECK(4 == mca_coll_shmcico_bank_slots(&view), "slots in a bank");
+    mca_coll_shmcico_segment_identify(&view, 4, 4242);
+    CHECK(mca_coll_shmcico_id(&view, 4)->pid == 4242
+          && mca_coll_shmcico_id(&view, 4)->base == (uint64_t) (uintptr_t) base
+          && mca_coll_shmcico_id(&view, 4)->probe == MCA_COLL_SHMCICO_PROBE(4),
+          "id line: pid, mapping address, probe");
 
     CHECK(0 == mca_coll_shmcico_layout_init(&other, 4096, 6, 8, 2, 4096), "layout");
     CHECK(0 != mca_coll_shmcico_view_init(&view, base, &other),

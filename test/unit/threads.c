@@ -7,11 +7,15 @@
  * $HEADER$
  */
 
+#define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "threads.h"
 
@@ -27,16 +31,52 @@ typedef struct thread_arg {
 /* more threads than cores: yield while waiting */
 static const mca_coll_shmcico_waiter_t waiter = { .yield = true, .spins_per_progress = 64 };
 
+int threads_memcpy_copy(void *context, int peer, bool to_peer, const struct iovec *local,
+                        const struct iovec *remote, size_t n)
+{
+    (void) context;
+    (void) peer;
+    for (size_t i = 0; i < n; ++i) {
+        if (to_peer) {
+            memcpy(remote[i].iov_base, local[i].iov_base, local[i].iov_len);
+        } else {
+            memcpy(local[i].iov_base, remote[i].iov_base, local[i].iov_len);
+        }
+    }
+    return 0;
+}
+
+int threads_cma_copy(void *context, int peer, bool to_peer, const struct iovec *local,
+                     const struct iovec *remote, size_t n)
+{
+    size_t want = 0;
+    ssize_t got;
+
+    (void) context;
+    (void) peer;
+    for (size_t i = 0; i < n; ++i) {
+        want += local[i].iov_len;
+    }
+    got = to_peer ? process_vm_writev(getpid(), local, n, remote, n, 0)
+                  : process_vm_readv(getpid(), local, n, remote, n, 0);
+    return got < 0 ? errno : (size_t) got == want ? 0 : EIO;
+}
+
 static void *thread_main(void *p)
 {
     thread_arg *t = p;
     mca_coll_shmcico_engine_t engine;
+    mca_coll_shmcico_copier_t copier = {
+        .copy = THREADS_MEMCPY == t->w->copier ? threads_memcpy_copy
+              : THREADS_CMA == t->w->copier ? threads_cma_copy : NULL
+    };
 
     if (0 != mca_coll_shmcico_engine_init(&engine, t->w->base, &t->w->layout,
-                                          t->rank, &waiter)) {
+                                          t->rank, &waiter, &copier)) {
         fprintf(stderr, "rank %d: engine refused the segment\n", t->rank);
         exit(1);
     }
+    mca_coll_shmcico_segment_identify(&engine.view, t->rank, (int32_t) getpid());
     pthread_barrier_wait(t->barrier);
     t->failures = t->body(t->w, &engine, t->arg);
     mca_coll_shmcico_engine_fini(&engine);
@@ -44,7 +84,7 @@ static void *thread_main(void *p)
 }
 
 /* banks some process is not done with: every process must have said it
- * is done with the last use of every bank */
+ * is done with the last call of every bank */
 static int banks_busy(threads_world *w)
 {
     mca_coll_shmcico_view_t view;
@@ -54,18 +94,18 @@ static int banks_busy(threads_world *w)
         return 1;
     }
     for (uint32_t b = 0; b < w->layout.banks; ++b) {
-        uint64_t last = atomic_load(&mca_coll_shmcico_done(&view, 0)->use[b]);
+        uint64_t last = atomic_load(&mca_coll_shmcico_done(&view, 0)->op[b]);
         for (int i = 1; i < w->p; ++i) {
-            busy += atomic_load(&mca_coll_shmcico_done(&view, i)->use[b]) != last;
+            busy += atomic_load(&mca_coll_shmcico_done(&view, i)->op[b]) != last;
         }
     }
     return busy;
 }
 
 int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
-                threads_body_fn body, void *arg)
+                threads_copier copier, threads_body_fn body, void *arg)
 {
-    threads_world w = { .p = p };
+    threads_world w = { .p = p, .copier = copier };
     pthread_t threads[MAX_THREADS];
     thread_arg args[MAX_THREADS];
     pthread_barrier_t barrier;
@@ -99,7 +139,7 @@ int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
         failures += args[i].failures;
     }
     if (banks_busy(&w)) {
-        fprintf(stderr, "a process is not done with a bank after the last operation\n");
+        fprintf(stderr, "a process is not done with a bank after the last call\n");
         ++failures;
     }
     pthread_barrier_destroy(&barrier);

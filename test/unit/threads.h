@@ -8,7 +8,9 @@
  */
 
 /* Threads standing in for the processes of a communicator: a segment in
- * ordinary memory, formatted as rank 0 would, and one engine per thread. */
+ * ordinary memory, formatted as rank 0 would, and one engine per thread.
+ * Single copies go through memcpy (threads share one address space) or
+ * through Linux CMA on the process's own pid, as between processes. */
 
 #ifndef SHMCICO_UNIT_THREADS_H
 #define SHMCICO_UNIT_THREADS_H
@@ -17,11 +19,18 @@
 
 #define MAX_THREADS 16
 
+typedef enum {
+    THREADS_NO_COPIER,          /* no single copy: everything queued */
+    THREADS_MEMCPY,
+    THREADS_CMA                 /* process_vm_readv/writev */
+} threads_copier;
+
 typedef struct threads_world {
     int p;
     mca_coll_shmcico_layout_t layout;
     void *base;
     int32_t numa[MAX_THREADS];          /* NUMA node of each thread */
+    threads_copier copier;
 } threads_world;
 
 /* What one thread runs; returns its number of failures. */
@@ -30,8 +39,14 @@ typedef int (*threads_body_fn)(threads_world *w, mca_coll_shmcico_engine_t *engi
 
 /* Run body on p threads over a fresh segment of the given geometry;
  * returns the failures of all threads, and checks that every process is
- * done with the last use of every bank at the end (one failure if not). */
+ * done with the last call of every bank at the end (one failure if not). */
 int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
-                threads_body_fn body, void *arg);
+                threads_copier copier, threads_body_fn body, void *arg);
+
+/* The copiers, usable outside a world too (context: unused). */
+int threads_memcpy_copy(void *context, int peer, bool to_peer, const struct iovec *local,
+                        const struct iovec *remote, size_t n);
+int threads_cma_copy(void *context, int peer, bool to_peer, const struct iovec *local,
+                     const struct iovec *remote, size_t n);
 
 #endif

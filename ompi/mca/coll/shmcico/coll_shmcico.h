@@ -11,11 +11,12 @@
 /**
  * @file
  *
- * coll/shmcico: copy-in/copy-out collectives through a NUMA-aware shared
- * segment per communicator.  This header is the Open MPI glue: the
- * component, the module, and the entry points of the operations.  The
- * engine (segment layout, bank protocol, trees, data movements) lives in
- * coll_shmcico_engine.h and knows nothing of MPI.
+ * coll/shmcico: collectives through a NUMA-aware shared segment per
+ * communicator, each block copied in and out of shared queues or straight
+ * between user buffers (single copy).  This header is the Open MPI glue:
+ * the component, the module, and the entry points of the operations.  The
+ * engine (coll_shmcico_engine.h) knows nothing of MPI; the protocol is
+ * described in docs/protocol.md.
  */
 
 #ifndef MCA_COLL_SHMCICO_EXPORT_H
@@ -63,15 +64,27 @@ enum {
 #define MCA_COLL_SHMCICO_COMM_ARGS(comm)                                      \
     MCA_COLL_SHMCICO_CID(comm), (comm)->c_name, ompi_comm_size(comm)
 
-/** Parameters a communicator's segment is made with (all processes
- *  must agree on them; they are read once, at segment creation). */
+/** How blocks may go straight between user buffers. */
+typedef enum {
+    MCA_COLL_SHMCICO_SINGLE_AUTO = 0,  /**< smsc where Open MPI has it, else CMA */
+    MCA_COLL_SHMCICO_SINGLE_CMA,       /**< Linux CMA directly */
+    MCA_COLL_SHMCICO_SINGLE_SMSC,      /**< Open MPI 5.0's smsc framework */
+    MCA_COLL_SHMCICO_SINGLE_OFF,       /**< queues only */
+    MCA_COLL_SHMCICO_SINGLE_COUNT
+} mca_coll_shmcico_single_mode_t;
+
+/** Parameters a communicator's segment is made with.  Every process
+ *  uses rank 0's: they travel with the segment's offer. */
 typedef struct mca_coll_shmcico_params_t {
-    int slots;
-    int banks;
-    size_t fragment_size;
-    int tree;
-    int tree_degree;
-    size_t max_bytes[MCA_COLL_SHMCICO_OP_COUNT];   /**< 0: no limit */
+    int32_t slots;
+    int32_t banks;
+    uint64_t fragment_size;
+    int32_t tree;
+    int32_t tree_degree;
+    int32_t single_copy;                            /**< mca_coll_shmcico_single_mode_t */
+    uint64_t chunk;                                 /**< largest single-copy chunk */
+    uint64_t max_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< 0: no limit */
+    uint64_t single_min[MCA_COLL_SHMCICO_OP_COUNT]; /**< blocks from here go single copy */
 } mca_coll_shmcico_params_t;
 
 typedef struct mca_coll_shmcico_component_t {
@@ -91,9 +104,14 @@ typedef struct mca_coll_shmcico_component_t {
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
     unsigned long long fallback[MCA_COLL_SHMCICO_OP_COUNT];
-    unsigned long long bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< through the segment */
+    unsigned long long queued[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a queued block */
+    unsigned long long single[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a single copy */
+    unsigned long long bytes[MCA_COLL_SHMCICO_OP_COUNT];    /**< through the segment */
+    unsigned long long single_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< copied by single copy */
     unsigned long long segments_created;
     unsigned long long segments_failed;
+    unsigned long long single_copy_comms;     /**< segments with single copy */
+    unsigned long long single_copy_refused;   /**< segments where it was refused */
     unsigned long long numa_pages_local;
     unsigned long long numa_pages_remote;
     unsigned long long segment_bytes;   /**< bytes of segments mapped now */
@@ -137,6 +155,15 @@ typedef struct mca_coll_shmcico_dstream_t {
     size_t carry_off;
 } mca_coll_shmcico_dstream_t;
 
+/** How this process copies straight into and out of the others'
+ *  buffers on one communicator (coll_shmcico_copy.c). */
+typedef struct mca_coll_shmcico_copy_t {
+    mca_coll_shmcico_single_mode_t mode;    /**< CMA, SMSC, or OFF */
+    int32_t *pids;                  /**< CMA: every process's pid */
+    void **endpoints;               /**< smsc: every process's endpoint */
+    struct ompi_communicator_t *comm;
+} mca_coll_shmcico_copy_t;
+
 typedef struct mca_coll_shmcico_module_t {
     mca_coll_base_module_t super;
 
@@ -144,10 +171,17 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_params_t params;
     mca_coll_shmcico_engine_t engine;
     mca_coll_shmcico_tree_t tree;
-    /* scratch of the vector operations, one entry per process */
-    mca_coll_shmcico_dstream_t *blocks;
-    mca_coll_shmcico_stream_t **streams;
-    uint64_t *counts;
+    mca_coll_shmcico_copy_t copy;
+    /* scratch of the calls: a stream, region and block per process block
+     * (entry p: the process's own buffer), a second stream over its own
+     * send buffer (Allgather), and the pieces of the two datatypes a call
+     * has (the own buffer's, the blocks') */
+    mca_coll_shmcico_dstream_t *streams;
+    mca_coll_shmcico_region_t *regions;
+    mca_coll_shmcico_block_t *blocks;
+    mca_coll_shmcico_dstream_t own_copy;
+    mca_coll_shmcico_piece_t *pieces[2];
+    uint64_t max_pieces;
     mca_coll_shmcico_previous_t previous;
 } mca_coll_shmcico_module_t;
 
@@ -183,69 +217,51 @@ static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
  *  use). */
 void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n);
 
-/** Name of an operation ("bcast", ...). */
-const char *mca_coll_shmcico_op_name(mca_coll_shmcico_op_t op);
-
 /** Count a call handed to the previous component and say why (verbose
  *  level MCA_COLL_SHMCICO_VERBOSE_CALL). */
 void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
                                struct ompi_communicator_t *comm,
                                const char *why);
 
-/**
- * Account for what the engine returned: true when the call was served
- * (*rc is then its MPI result: the owner's error when it found its
- * arguments bad, else this process's own error if any, else a
- * truncation or success), false when it must go to the previous
- * component (counted as a fallback).
- */
-bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
-                             struct ompi_communicator_t *comm,
-                             const mca_coll_shmcico_module_t *module, int engine_ret,
-                             int own_error, int *rc);
+/** Names of the operations ("bcast", ...) and of the single-copy modes. */
+extern const char *const mca_coll_shmcico_op_names[MCA_COLL_SHMCICO_OP_COUNT];
+extern const char *const mca_coll_shmcico_single_names[MCA_COLL_SHMCICO_SINGLE_COUNT];
+
+/* ------------------------------------------------------------------ */
+/* Single copy (coll_shmcico_copy.c)                                    */
 
 /**
- * Serve a call that moves no bytes at any process without the segment:
- * count it as served, *rc = MPI_SUCCESS, true.  Only for calls where one
- * process can tell from its own arguments that no process moves a byte
- * (Open MPI itself skips some of them at some processes only: a count
- * of 0 of a datatype of size 0 where the others pass a count).
+ * Choose how this process copies on the communicator (params'
+ * single_copy): fills module->copy and the engine's copier; OFF (with a
+ * reason in *why) when nothing is available.  Needs the segment's id
+ * lines (pids) for CMA.
  */
-bool mca_coll_shmcico_served_empty(mca_coll_shmcico_op_t op,
-                                   struct ompi_communicator_t *comm, int *rc);
+void mca_coll_shmcico_copy_open(mca_coll_shmcico_module_t *module,
+                                struct ompi_communicator_t *comm, const char **why);
 
+/** Whether this process can read process peer's probe word through its
+ *  copier (the setup's test of permissions, see docs/protocol.md). */
+bool mca_coll_shmcico_copy_probe(mca_coll_shmcico_module_t *module, int peer);
 
+/** Turn single copy off on this module (everyone agreed it is refused). */
+void mca_coll_shmcico_copy_close(mca_coll_shmcico_module_t *module);
 
-/** Whether bytes are over the communicator's limit for op. */
-static inline bool mca_coll_shmcico_over_limit(const mca_coll_shmcico_module_t *module,
-                                               mca_coll_shmcico_op_t op,
-                                               size_t bytes)
-{
-    size_t limit = module->params.max_bytes[op];
-
-    return 0 != limit && bytes > limit;
-}
-
-/** The owner's decision: report its own error to everyone, hand a call
- *  over the size limit back, or serve. */
-static inline uint32_t mca_coll_shmcico_decide(const mca_coll_shmcico_module_t *module,
-                                               mca_coll_shmcico_op_t op, int own_error,
-                                               uint64_t largest)
-{
-    if (MPI_SUCCESS != own_error) {
-        return MCA_COLL_SHMCICO_MODE_FAULT;
-    }
-    return mca_coll_shmcico_over_limit(module, op, largest) ? MCA_COLL_SHMCICO_MODE_DECLINE
-                                                            : MCA_COLL_SHMCICO_MODE_SERVE;
-}
-
-/* datatype streams */
+/* ------------------------------------------------------------------ */
+/* Datatypes (coll_shmcico_datatype.c)                                  */
 
 /** A stream over count elements of dtype at buf. */
 void mca_coll_shmcico_dstream_init(mca_coll_shmcico_dstream_t *dstream,
                                    const void *buf, size_t count,
                                    struct ompi_datatype_t *dtype, bool sending);
 void mca_coll_shmcico_dstream_fini(mca_coll_shmcico_dstream_t *dstream);
+
+/** The region of count elements of dtype at buf, pieces of one element
+ *  in pieces[max]; false when the layout is not worth a single copy
+ *  (more pieces than max, or pieces too small on average). */
+bool mca_coll_shmcico_region_init(mca_coll_shmcico_region_t *region,
+                                  mca_coll_shmcico_piece_t *pieces, uint64_t max,
+                                  const void *buf, size_t count,
+                                  struct ompi_datatype_t *dtype);
 
 /** Where the per-process blocks of a vector operation lie in a buffer:
  *  counts and displacements in elements, or (counts == NULL) count
@@ -256,20 +272,17 @@ typedef struct mca_coll_shmcico_blocks_t {
     int count;
 } mca_coll_shmcico_blocks_t;
 
-/**
- * Open a stream per process block of buf into module->blocks, point
- * module->streams at them, put the bytes of each block into
- * module->counts, and return the largest.  Offsets and sizes are 64-bit.
- */
-uint64_t mca_coll_shmcico_blocks_open(mca_coll_shmcico_module_t *module,
-                                      const void *buf,
-                                      const mca_coll_shmcico_blocks_t *layout,
-                                      struct ompi_datatype_t *dtype, bool sending);
-void mca_coll_shmcico_blocks_close(mca_coll_shmcico_module_t *module);
+/** Start of process i's block in buf. */
+void *mca_coll_shmcico_block_start(const void *buf,
+                                   const mca_coll_shmcico_blocks_t *layout,
+                                   struct ompi_datatype_t *dtype, int i);
 
-/** Empty streams for every block: a process whose own arguments are bad
- *  still takes part in the protocol, moving nothing. */
-void mca_coll_shmcico_blocks_empty(mca_coll_shmcico_module_t *module);
+/** Elements in process i's block. */
+static inline size_t mca_coll_shmcico_block_count(const mca_coll_shmcico_blocks_t *layout,
+                                                  int i)
+{
+    return (size_t) (NULL != layout->counts ? layout->counts[i] : layout->count);
+}
 
 /* arguments */
 
@@ -291,41 +304,33 @@ bool mca_coll_shmcico_no_bytes(int count, struct ompi_datatype_t *dtype);
 bool mca_coll_shmcico_blocks_no_bytes(const mca_coll_shmcico_blocks_t *layout,
                                       struct ompi_datatype_t *dtype, int nprocs);
 
-/** Start of process i's block in buf. */
-void *mca_coll_shmcico_block_start(const void *buf,
-                                   const mca_coll_shmcico_blocks_t *layout,
-                                   struct ompi_datatype_t *dtype, int i);
-
-/** Elements in process i's block. */
-static inline size_t mca_coll_shmcico_block_count(const mca_coll_shmcico_blocks_t *layout,
-                                                  int i)
-{
-    return (size_t) (NULL != layout->counts ? layout->counts[i] : layout->count);
-}
+/* ------------------------------------------------------------------ */
+/* The serve skeleton (coll_shmcico_serve.c)                            */
 
 /**
- * Scatter(v) and Gather(v) are mirror images: the root has one block per
- * process in a buffer of blocks, every process a buffer of its own (at
- * the root MPI_IN_PLACE leaves its block where it is).  One function
- * serves both.
+ * One call of a served operation, as every operation describes it: a
+ * buffer of its own at every process (Bcast: the message; Scatter(v):
+ * what it receives; Gather(v), Allgather(v): what it sends; MPI_IN_PLACE
+ * where MPI allows it), and a buffer of blocks, one per process, at the
+ * root (Scatter(v): sent; Gather(v): received) or everywhere
+ * (Allgather(v): received).
  */
-typedef struct mca_coll_shmcico_rooted_t {
+typedef struct mca_coll_shmcico_args_t {
     mca_coll_shmcico_op_t op;
-    bool blocks_sent;                   /**< scatter: the root sends them */
-    int root;
+    int root;                           /**< -1: Allgather(v) */
     const void *own_buf;
     size_t own_count;
     struct ompi_datatype_t *own_type;
-    const void *blocks_buf;             /**< significant at the root only */
+    const void *blocks_buf;             /**< NULL for Bcast */
     mca_coll_shmcico_blocks_t layout;
     struct ompi_datatype_t *blocks_type;
-} mca_coll_shmcico_rooted_t;
+} mca_coll_shmcico_args_t;
 
-/** Serve a Scatter(v) or Gather(v); false: hand it to the previous
- *  component (see mca_coll_shmcico_served). */
-bool mca_coll_shmcico_rooted_serve(const mca_coll_shmcico_rooted_t *call,
-                                   struct ompi_communicator_t *comm,
-                                   mca_coll_shmcico_module_t *module, int *rc);
+/** Serve a call; false: hand it to the previous component (counted as a
+ *  fallback), else *rc is its MPI result. */
+bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *args,
+                            struct ompi_communicator_t *comm,
+                            mca_coll_shmcico_module_t *module, int *rc);
 
 /* operations */
 int mca_coll_shmcico_bcast_intra(void *buff, int count,

@@ -22,6 +22,8 @@
  *   exported symbols    OMPI_MODULE_DECLSPEC    OMPI_DECLSPEC
  *   runtime (process    ompi/mca/rte/rte.h      ompi/runtime/ompi_rte.h
  *   info) header
+ *   single copy         Linux CMA only          opal's smsc framework (cma,
+ *                                               xpmem, knem), or CMA
  *
  * Open MPI main (6.x, coll component API 3.0.0) changes more; see
  * docs/versions.md for what a port needs: counts become size_t arrays
@@ -48,6 +50,13 @@
 
 #include "ompi/runtime/ompi_rte.h"
 #include "opal/mca/pmix/pmix-internal.h"
+
+#if defined(__has_include)
+#if __has_include("opal/mca/smsc/smsc.h")
+#include "opal/mca/smsc/smsc.h"
+#define MCA_COLL_SHMCICO_HAVE_SMSC 1
+#endif
+#endif
 
 #define MCA_COLL_SHMCICO_BASE_VERSION MCA_COLL_BASE_VERSION_2_4_0
 #define MCA_COLL_SHMCICO_DECLSPEC OMPI_DECLSPEC
@@ -80,6 +89,10 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
     }
 }
 
+#endif
+
+#ifndef MCA_COLL_SHMCICO_HAVE_SMSC
+#define MCA_COLL_SHMCICO_HAVE_SMSC 0
 #endif
 
 #endif /* MCA_COLL_SHMCICO_COMPAT_H */

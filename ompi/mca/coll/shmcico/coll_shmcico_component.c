@@ -44,20 +44,28 @@
 #define DEFAULT_MAX_PROCS     256
 #define MAX_FRAGMENT          ((size_t) 1 << 30)
 #define DEFAULT_MAX_MEMORY    ((size_t) 512 << 20)
+#define DEFAULT_CHUNK         ((size_t) 1 << 20)
+#define MIN_CHUNK             ((size_t) 4096)
 
 static int shmcico_register(void);
 static int shmcico_open(void);
 static int shmcico_close(void);
 
-static const char *const op_names[MCA_COLL_SHMCICO_OP_COUNT] = {
+const char *const mca_coll_shmcico_op_names[MCA_COLL_SHMCICO_OP_COUNT] = {
     "bcast", "scatter", "scatterv", "gather", "gatherv", "allgather", "allgatherv"
 };
 
-/* Default size limits: above them coll/tuned's single-copy (CMA) path
- * beats copy-in/copy-out when the data is in the caches; measured with
- * shmcico-bench --cache warm (see docs/performance.md). */
-static const size_t default_max_bytes[MCA_COLL_SHMCICO_OP_COUNT] = {
-    32768, 32768, 32768, 131072, 131072, 32768, 32768
+const char *const mca_coll_shmcico_single_names[MCA_COLL_SHMCICO_SINGLE_COUNT] = {
+    "auto", "cma", "smsc", "off"
+};
+
+#define op_names mca_coll_shmcico_op_names
+
+/* Blocks from these sizes on go by single copy: the crossovers of
+ * shmcico-bench sweeps with warm and cold caches (docs/tuning.md says
+ * which sweep chose each). */
+static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
+    65536, 65536, 65536, 65536, 65536, 65536, 65536
 };
 
 mca_coll_shmcico_component_t mca_coll_shmcico_component = {
@@ -80,6 +88,14 @@ mca_coll_shmcico_component_t mca_coll_shmcico_component = {
     .output = -1,
 };
 
+static const mca_base_var_enum_value_t single_values[] = {
+    {MCA_COLL_SHMCICO_SINGLE_AUTO, "auto"},
+    {MCA_COLL_SHMCICO_SINGLE_CMA, "cma"},
+    {MCA_COLL_SHMCICO_SINGLE_SMSC, "smsc"},
+    {MCA_COLL_SHMCICO_SINGLE_OFF, "off"},
+    {0, NULL}
+};
+
 static const mca_base_var_enum_value_t tree_values[] = {
     {MCA_COLL_SHMCICO_TREE_KARY, "kary"},
     {MCA_COLL_SHMCICO_TREE_KNOMIAL, "knomial"},
@@ -99,7 +115,16 @@ static void register_int(const char *name, const char *help, int level,
 }
 
 static void register_size(const char *name, const char *help, int level,
-                          size_t *storage)
+                          uint64_t *storage)
+{
+    (void) mca_base_component_var_register(&mca_coll_shmcico_component.super.collm_version,
+                                           name, help, MCA_BASE_VAR_TYPE_UINT64_T,
+                                           NULL, 0, 0, level,
+                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
+static void register_size_t(const char *name, const char *help, int level,
+                            size_t *storage)
 {
     (void) mca_base_component_var_register(&mca_coll_shmcico_component.super.collm_version,
                                            name, help, MCA_BASE_VAR_TYPE_SIZE_T,
@@ -129,39 +154,62 @@ static void register_counter(const char *name, const char *help,
                                             NULL, NULL, NULL, counter);
 }
 
-static void register_tree(void)
+static void register_enum(const char *name, const char *help,
+                          const mca_base_var_enum_value_t *values, int32_t *storage)
 {
-    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
-    mca_base_var_enum_t *trees = NULL;
+    mca_base_var_enum_t *choices = NULL;
+    char enum_name[64];
 
-    (void) mca_base_var_enum_create("coll_shmcico_trees", tree_values, &trees);
-    c->params.tree = MCA_COLL_SHMCICO_TREE_NUMA;
-    (void) mca_base_component_var_register(&c->super.collm_version, "tree",
-                                           "Notification tree of Bcast: kary, knomial, flat, chain, "
-                                           "or numa (NUMA leaders first, then a k-ary tree inside "
-                                           "each NUMA node; the same as kary on one NUMA node)",
-                                           MCA_BASE_VAR_TYPE_INT, trees, 0, 0,
-                                           OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->params.tree);
-    OBJ_RELEASE(trees);
+    snprintf(enum_name, sizeof(enum_name), "coll_shmcico_%s_values", name);
+    (void) mca_base_var_enum_create(enum_name, values, &choices);
+    (void) mca_base_component_var_register(&mca_coll_shmcico_component.super.collm_version,
+                                           name, help, MCA_BASE_VAR_TYPE_INT, choices, 0, 0,
+                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                           storage);
+    OBJ_RELEASE(choices);
+}
+
+static void register_enums(void)
+{
+    mca_coll_shmcico_params_t *p = &mca_coll_shmcico_component.params;
+
+    p->tree = MCA_COLL_SHMCICO_TREE_NUMA;
+    register_enum("tree", "Notification tree of Bcast (and the tree its single copies "
+                  "follow): kary, knomial, flat, chain, or numa (NUMA leaders first, then "
+                  "a k-ary tree inside each NUMA node; the same as kary on one NUMA node)",
+                  tree_values, &p->tree);
+    p->single_copy = MCA_COLL_SHMCICO_SINGLE_AUTO;
+    register_enum("single_copy", "How large blocks go straight between user buffers: "
+                  "auto (Open MPI 5.0's smsc framework where it selected a component, "
+                  "else Linux CMA), cma, smsc, or off (copy-in/copy-out queues only); "
+                  "where the system refuses it every block goes through the queues",
+                  single_values, &p->single_copy);
 }
 
 static void register_op_params(void)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
-    char name[64], help[256];
+    char name[64], help[384];
 
     for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
         snprintf(name, sizeof(name), "%s_max_bytes", op_names[op]);
         snprintf(help, sizeof(help),
-                 "Largest %s served through shared memory, in bytes of the "
-                 "message (bcast) or of the largest process block (the "
-                 "others), as the deciding process (root, or rank 0) sees "
-                 "it; larger calls go to the previous component (0 = no "
-                 "limit)", op_names[op]);
-        c->params.max_bytes[op] = default_max_bytes[op];
+                 "Largest %s served, in bytes of the message (bcast) or of the "
+                 "largest process block (the others), as the deciding process "
+                 "(root, or rank 0) sees it; larger calls go to the previous "
+                 "component.  0: no limit (a limit makes %s processes wait for "
+                 "that decision)", op_names[op],
+                 op >= MCA_COLL_SHMCICO_OP_GATHER ? "the sending" : "no");
+        c->params.max_bytes[op] = 0;
         register_size(name, help, OPAL_INFO_LVL_5, &c->params.max_bytes[op]);
+
+        snprintf(name, sizeof(name), "%s_single_copy_min", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Smallest block of a %s (bytes) that goes straight between user "
+                 "buffers (single copy) rather than through the shared queues",
+                 op_names[op]);
+        c->params.single_min[op] = default_single_min[op];
+        register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_min[op]);
 
         snprintf(name, sizeof(name), "%s_served", op_names[op]);
         snprintf(help, sizeof(help),
@@ -172,15 +220,32 @@ static void register_op_params(void)
         snprintf(name, sizeof(name), "%s_fallback", op_names[op]);
         snprintf(help, sizeof(help),
                  "Number of %s calls this process handed to the previous "
-                 "component (size limits, no segment, or declined by the root)",
-                 op_names[op]);
+                 "component (size limit, no segment)", op_names[op]);
         register_counter(name, help, &c->fallback[op]);
+
+        snprintf(name, sizeof(name), "%s_queue", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Number of served %s calls in which a block this process sent or "
+                 "received went through the shared queues", op_names[op]);
+        register_counter(name, help, &c->queued[op]);
+
+        snprintf(name, sizeof(name), "%s_single_copy", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Number of served %s calls in which a block this process sent or "
+                 "received went by single copy", op_names[op]);
+        register_counter(name, help, &c->single[op]);
 
         snprintf(name, sizeof(name), "%s_bytes", op_names[op]);
         snprintf(help, sizeof(help),
                  "Bytes of user data this process copied into or out of the "
-                 "shared segment in served %s calls", op_names[op]);
+                 "shared queues in served %s calls", op_names[op]);
         register_counter(name, help, &c->bytes[op]);
+
+        snprintf(name, sizeof(name), "%s_single_copy_bytes", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Bytes this process copied by single copy (its own blocks and "
+                 "help with others') in served %s calls", op_names[op]);
+        register_counter(name, help, &c->single_bytes[op]);
     }
 }
 
@@ -194,6 +259,13 @@ static void register_counters(void)
     register_counter("segments_failed",
                      "Number of communicators whose segment could not be made "
                      "(they fall back for good)", &c->segments_failed);
+    register_counter("single_copy_comms",
+                     "Number of communicator segments on which single copy works",
+                     &c->single_copy_comms);
+    register_counter("single_copy_refused",
+                     "Number of communicator segments on which the system refused "
+                     "single copy (every block goes through the queues)",
+                     &c->single_copy_refused);
     register_counter("numa_pages_local",
                      "Pages of this process's queues found on its own NUMA node "
                      "(move_pages check at segment creation)", &c->numa_pages_local);
@@ -236,13 +308,18 @@ static int shmcico_register(void)
                  "Banks the slots are split into (1 <= w <= 8): while the "
                  "readers drain one bank the writer fills the next", OPAL_INFO_LVL_5,
                  &c->params.banks);
+    c->params.chunk = DEFAULT_CHUNK;
+    register_size("single_copy_chunk",
+                  "Largest chunk (bytes) of a single copy: a block is copied in "
+                  "chunks of a quarter of it, at least 64 KiB and at most this, which "
+                  "the root and a receiver can share", OPAL_INFO_LVL_5, &c->params.chunk);
     c->params.fragment_size = DEFAULT_FRAGMENT;
     register_size("fragment_size",
                   "Bytes per slot (f); rounded up to a multiple of 64 (a cache "
                   "line), at least 64; the papers' model suggests sqrt(s*f) "
                   "rounded up to a page", OPAL_INFO_LVL_5,
                   &c->params.fragment_size);
-    register_tree();
+    register_enums();
     c->params.tree_degree = DEFAULT_TREE_DEGREE;
     register_int("tree_degree",
                  "Degree k of the kary, knomial and numa trees (kary and numa: "
@@ -265,7 +342,7 @@ static int shmcico_register(void)
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &c->backing_dir);
     c->max_memory = DEFAULT_MAX_MEMORY;
-    register_size("max_memory",
+    register_size_t("max_memory",
                   "Bytes of communicator segments a process may have mapped at "
                   "once; a communicator whose segment would go over it falls "
                   "back (0 = no limit)", OPAL_INFO_LVL_5, &c->max_memory);
@@ -327,6 +404,10 @@ static void check_params(void)
         warn("fragment_size", (long long) p->fragment_size, (long long) rounded);
         p->fragment_size = rounded;
     }
+    if (p->chunk < MIN_CHUNK) {
+        warn("single_copy_chunk", (long long) p->chunk, (long long) DEFAULT_CHUNK);
+        p->chunk = DEFAULT_CHUNK;
+    }
     if (p->tree < 0 || p->tree >= MCA_COLL_SHMCICO_TREE_COUNT) {
         warn("tree", p->tree, MCA_COLL_SHMCICO_TREE_NUMA);
         p->tree = MCA_COLL_SHMCICO_TREE_NUMA;
@@ -384,11 +465,6 @@ static int shmcico_close(void)
     return OMPI_SUCCESS;
 }
 
-const char *mca_coll_shmcico_op_name(mca_coll_shmcico_op_t op)
-{
-    return op_names[op];
-}
-
 void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
                                struct ompi_communicator_t *comm,
                                const char *why)
@@ -398,48 +474,6 @@ void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
                              MCA_COLL_SHMCICO_COMM_FMT "%s handed to the "
                              "previous component: %s",
                              MCA_COLL_SHMCICO_COMM_ARGS(comm), op_names[op], why);
-}
-
-bool mca_coll_shmcico_served_empty(mca_coll_shmcico_op_t op,
-                                   struct ompi_communicator_t *comm, int *rc)
-{
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
-    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
-                             MCA_COLL_SHMCICO_COMM_FMT "%s of no bytes: done",
-                             MCA_COLL_SHMCICO_COMM_ARGS(comm), op_names[op]);
-    *rc = MPI_SUCCESS;
-    return true;
-}
-
-bool mca_coll_shmcico_served(mca_coll_shmcico_op_t op,
-                             struct ompi_communicator_t *comm,
-                             const mca_coll_shmcico_module_t *module, int engine_ret,
-                             int own_error, int *rc)
-{
-    char why[96];
-
-    if (MCA_COLL_SHMCICO_DECLINED == engine_ret) {
-        snprintf(why, sizeof(why), "over coll_shmcico_%s_max_bytes at the "
-                 "deciding process", op_names[op]);
-        mca_coll_shmcico_fallback(op, comm, why);
-        return false;
-    }
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.bytes[op], module->engine.moved);
-    if (MCA_COLL_SHMCICO_FAULTED == engine_ret) {
-        *rc = (int) module->engine.fault;
-    } else if (MPI_SUCCESS != own_error) {
-        *rc = own_error;
-    } else {
-        *rc = MCA_COLL_SHMCICO_TRUNCATED == engine_ret ? MPI_ERR_TRUNCATE : OMPI_SUCCESS;
-    }
-    if (MPI_SUCCESS != *rc && MPI_ERR_TRUNCATE != *rc) {
-        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
-                                 MCA_COLL_SHMCICO_COMM_FMT "%s with bad arguments: "
-                                 "MPI error class %d, every process kept in step",
-                                 MCA_COLL_SHMCICO_COMM_ARGS(comm), op_names[op], *rc);
-    }
-    return true;
 }
 
 void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n)

@@ -10,9 +10,9 @@
 
 /*
  * MPI_Gatherv and MPI_Gather: every process writes its block into its own
- * queue and the root copies the blocks out (see
- * coll_shmcico_engine_rooted.c and, for what the glue shares with
- * Scatter(v), coll_shmcico_rooted.c).
+ * queue, or pushes it into the root's buffer by single copy (see
+ * coll_shmcico_plan_rooted.c and, for what every operation shares,
+ * coll_shmcico_serve.c).
  */
 
 #include "ompi_config.h"
@@ -27,15 +27,15 @@ int mca_coll_shmcico_gatherv_intra(const void *sbuf, int scount,
                                    mca_coll_base_module_t *super)
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
-    mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_GATHERV, .blocks_sent = false, .root = root,
+    mca_coll_shmcico_args_t call = {
+        .op = MCA_COLL_SHMCICO_OP_GATHERV, .root = root,
         .own_buf = sbuf, .own_count = (size_t) scount, .own_type = sdtype,
         .blocks_buf = rbuf, .layout = { .counts = rcounts, .displs = displs },
         .blocks_type = rdtype
     };
     int rc;
 
-    if (mca_coll_shmcico_rooted_serve(&call, comm, module, &rc)) {
+    if (mca_coll_shmcico_serve(&call, comm, module, &rc)) {
         return rc;
     }
     return module->previous.gatherv(sbuf, scount, sdtype, rbuf, rcounts, displs,
@@ -50,14 +50,14 @@ int mca_coll_shmcico_gather_intra(const void *sbuf, int scount,
                                   mca_coll_base_module_t *super)
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
-    mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_GATHER, .blocks_sent = false, .root = root,
+    mca_coll_shmcico_args_t call = {
+        .op = MCA_COLL_SHMCICO_OP_GATHER, .root = root,
         .own_buf = sbuf, .own_count = (size_t) scount, .own_type = sdtype,
         .blocks_buf = rbuf, .layout = { .count = rcount }, .blocks_type = rdtype
     };
     int rc;
 
-    if (mca_coll_shmcico_rooted_serve(&call, comm, module, &rc)) {
+    if (mca_coll_shmcico_serve(&call, comm, module, &rc)) {
         return rc;
     }
     return module->previous.gather(sbuf, scount, sdtype, rbuf, rcount, rdtype,

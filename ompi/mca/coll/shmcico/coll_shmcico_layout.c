@@ -10,11 +10,13 @@
 
 /*
  * Layout of the shared segment (see the diagram in
- * coll_shmcico_engine.h): where every block goes, how a fresh segment is
+ * coll_shmcico_segment.h): where every block goes, how a fresh segment is
  * formatted, and how a process checks the segment it attached to.
  */
 
-#include "coll_shmcico_engine.h"
+#include <string.h>
+
+#include "coll_shmcico_segment.h"
 
 static bool round_up(size_t value, size_t align, size_t *out)
 {
@@ -48,6 +50,13 @@ static bool params_valid(size_t page_size, uint32_t nprocs, uint32_t slots,
         && 0 == fragment_size % MCA_COLL_SHMCICO_CACHELINE;
 }
 
+/* a process's lines: id, done, then received, xfer and region of every
+ * bank, then one flag per slot */
+static size_t lines_of(uint32_t slots, uint32_t banks)
+{
+    return (2 + 3 * (size_t) banks + slots) * MCA_COLL_SHMCICO_CACHELINE;
+}
+
 int mca_coll_shmcico_layout_init(mca_coll_shmcico_layout_t *layout,
                                  size_t page_size, uint32_t nprocs,
                                  uint32_t slots, uint32_t banks,
@@ -69,49 +78,32 @@ int mca_coll_shmcico_layout_init(mca_coll_shmcico_layout_t *layout,
     layout->topology_offset = (sizeof(mca_coll_shmcico_header_t)
                                + MCA_COLL_SHMCICO_CACHELINE - 1)
         / MCA_COLL_SHMCICO_CACHELINE * MCA_COLL_SHMCICO_CACHELINE;
-    if (!mul_add(2 * sizeof(int32_t), nprocs, layout->topology_offset, &end)
+    if (!mul_add(sizeof(int32_t), nprocs, layout->topology_offset, &end)
         || !round_up(end, page_size, &layout->banks_offset)) {
         return -1;
     }
 
-    /* bank control, then the counts[p] of every bank */
-    layout->counts_offset = layout->banks_offset
+    /* bank lines, then the entries[p] of every bank */
+    layout->entries_offset = layout->banks_offset
         + banks * sizeof(mca_coll_shmcico_bank_t);
-    if (!mul_add((size_t) banks * nprocs, sizeof(uint64_t),
-                 layout->counts_offset, &end)
+    if (!mul_add((size_t) banks * nprocs, sizeof(mca_coll_shmcico_entry_t),
+                 layout->entries_offset, &end)
         || !round_up(end, page_size, &layout->procs_offset)) {
         return -1;
     }
 
-    /* one block per process: done[] and flags, then slots, each
+    /* one block per process: its lines, then its slots, each
      * page-aligned */
-    if (!round_up(sizeof(mca_coll_shmcico_done_t)
-                  + slots * sizeof(mca_coll_shmcico_flag_t), page_size,
-                  &layout->ctrl_bytes)
+    if (!round_up(lines_of(slots, banks), page_size, &layout->lines_bytes)
         || !mul_add(slots, fragment_size, 0, &queue_bytes)
         || !round_up(queue_bytes, page_size, &queue_bytes)
-        || __builtin_add_overflow(layout->ctrl_bytes, queue_bytes,
+        || __builtin_add_overflow(layout->lines_bytes, queue_bytes,
                                   &layout->proc_stride)
         || !mul_add(nprocs, layout->proc_stride, layout->procs_offset,
                     &layout->segment_size)) {
         return -1;
     }
     return 0;
-}
-
-/* leaders[i]: lowest rank on the NUMA node of rank i */
-static void compute_leaders(int32_t *leaders, const int32_t *numa,
-                            uint32_t nprocs)
-{
-    for (uint32_t i = 0; i < nprocs; ++i) {
-        leaders[i] = (int32_t) i;
-        for (uint32_t j = 0; j < i; ++j) {
-            if (numa[j] == numa[i]) {
-                leaders[i] = (int32_t) j;
-                break;
-            }
-        }
-    }
 }
 
 void mca_coll_shmcico_segment_format(void *base,
@@ -123,11 +115,10 @@ void mca_coll_shmcico_segment_format(void *base,
     int32_t *topology = (int32_t *) (bytes + layout->topology_offset);
 
     memcpy(topology, numa, layout->nprocs * sizeof(int32_t));
-    compute_leaders(topology + layout->nprocs, numa, layout->nprocs);
 
-    /* Banks, counts, done[] and flags are zero in a fresh segment: use 0
-     * is never a real one (uses count from 1), so a bank whose previous
-     * use is 0 is free. */
+    /* Every line is zero in a fresh segment: op 0 is never a real one
+     * (calls count from 1), so a bank whose previous op is 0 is free and
+     * no flag, xfer or region line belongs to a call. */
     header->version = MCA_COLL_SHMCICO_LAYOUT_VERSION;
     header->nprocs = layout->nprocs;
     header->slots = layout->slots;
@@ -159,7 +150,17 @@ int mca_coll_shmcico_view_init(mca_coll_shmcico_view_t *view, void *base,
     view->layout = *layout;
     view->header = (mca_coll_shmcico_header_t *) base;
     view->numa = (int32_t *) (bytes + layout->topology_offset);
-    view->leaders = view->numa + layout->nprocs;
     view->banks = (mca_coll_shmcico_bank_t *) (bytes + layout->banks_offset);
     return 0;
+}
+
+void mca_coll_shmcico_segment_identify(const mca_coll_shmcico_view_t *view, int rank,
+                                       int32_t pid)
+{
+    mca_coll_shmcico_id_t *id = mca_coll_shmcico_id(view, rank);
+
+    /* read by the others only after the setup's next message */
+    id->base = (uint64_t) (uintptr_t) view->base;
+    id->probe = MCA_COLL_SHMCICO_PROBE(rank);
+    id->pid = pid;
 }

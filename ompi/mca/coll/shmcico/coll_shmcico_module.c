@@ -29,9 +29,11 @@ static int shmcico_module_disable(mca_coll_base_module_t *module,
 static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
 {
     module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
-    module->blocks = NULL;
     module->streams = NULL;
-    module->counts = NULL;
+    module->regions = NULL;
+    module->blocks = NULL;
+    module->pieces[0] = module->pieces[1] = NULL;
+    memset(&module->copy, 0, sizeof(module->copy));
     memset(&module->previous, 0, sizeof(module->previous));
     memset(&module->engine, 0, sizeof(module->engine));
     memset(&module->tree, 0, sizeof(module->tree));

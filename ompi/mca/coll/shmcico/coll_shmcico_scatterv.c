@@ -9,9 +9,10 @@
  */
 
 /*
- * MPI_Scatterv and MPI_Scatter: the root writes each block into its
- * receiver's queue (see coll_shmcico_engine_rooted.c and, for what the
- * glue shares with Gather(v), coll_shmcico_rooted.c).
+ * MPI_Scatterv and MPI_Scatter: every process takes its block from the
+ * root, through its queue or by single copy (see
+ * coll_shmcico_plan_rooted.c and, for what every operation shares,
+ * coll_shmcico_serve.c).
  */
 
 #include "ompi_config.h"
@@ -26,15 +27,15 @@ int mca_coll_shmcico_scatterv_intra(const void *sbuf, const int *scounts,
                                     mca_coll_base_module_t *super)
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
-    mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_SCATTERV, .blocks_sent = true, .root = root,
+    mca_coll_shmcico_args_t call = {
+        .op = MCA_COLL_SHMCICO_OP_SCATTERV, .root = root,
         .own_buf = rbuf, .own_count = (size_t) rcount, .own_type = rdtype,
         .blocks_buf = sbuf, .layout = { .counts = scounts, .displs = displs },
         .blocks_type = sdtype
     };
     int rc;
 
-    if (mca_coll_shmcico_rooted_serve(&call, comm, module, &rc)) {
+    if (mca_coll_shmcico_serve(&call, comm, module, &rc)) {
         return rc;
     }
     return module->previous.scatterv(sbuf, scounts, displs, sdtype, rbuf, rcount,
@@ -49,14 +50,14 @@ int mca_coll_shmcico_scatter_intra(const void *sbuf, int scount,
                                    mca_coll_base_module_t *super)
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
-    mca_coll_shmcico_rooted_t call = {
-        .op = MCA_COLL_SHMCICO_OP_SCATTER, .blocks_sent = true, .root = root,
+    mca_coll_shmcico_args_t call = {
+        .op = MCA_COLL_SHMCICO_OP_SCATTER, .root = root,
         .own_buf = rbuf, .own_count = (size_t) rcount, .own_type = rdtype,
         .blocks_buf = sbuf, .layout = { .count = scount }, .blocks_type = sdtype
     };
     int rc;
 
-    if (mca_coll_shmcico_rooted_serve(&call, comm, module, &rc)) {
+    if (mca_coll_shmcico_serve(&call, comm, module, &rc)) {
         return rc;
     }
     return module->previous.scatter(sbuf, scount, sdtype, rbuf, rcount, rdtype,

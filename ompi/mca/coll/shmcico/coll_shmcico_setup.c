@@ -12,18 +12,27 @@
  * Creation of a communicator's segment: a collective step over the PML.
  *
  *   1. hello    every rank -> 0   its NUMA node
- *   2. offer    0 -> every rank   status, file name and identity, layout
- *                                 parameters (rank 0's are the ones used)
- *   3. report   every rank -> 0   status of its attach and NUMA check
- *   4. verdict  0 -> every rank   0 only if everyone succeeded
+ *   2. offer    0 -> every rank   status, file name and identity, the
+ *                                 communicator's parameters (rank 0's)
+ *   3. report   every rank -> 0   status of its attach and NUMA check;
+ *                                 whether it can copy from rank 0's memory
+ *   4. verdict  0 -> every rank   0 only if everyone succeeded; whether
+ *                                 single copy works everywhere
  *
  * Rank 0 creates the backing file, places every process's block on that
  * process's NUMA node, reserves all pages (so touching them can never
- * raise SIGBUS) and formats the segment before the offer; it unlinks the
- * file before the verdict, whatever happened, so no file survives the
- * setup.  Every rank goes through all four steps even after a failure,
- * so a failure anywhere makes the whole communicator fall back without a
- * hang.
+ * raise SIGBUS), formats the segment and writes its id line before the
+ * offer; it unlinks the file before the verdict, whatever happened, so no
+ * file survives the setup.  Every rank goes through all four steps even
+ * after a failure, so a failure anywhere makes the whole communicator
+ * fall back without a hang.
+ *
+ * Single copy is tested in a star: every rank reads rank 0's probe word
+ * through its copier before it reports, and rank 0 reads every rank's
+ * after its report.  Whatever the system refuses (Yama's ptrace_scope,
+ * seccomp, other users, processes that are not dumpable) shows up in
+ * one of those reads, and the verdict turns single copy off for the
+ * whole communicator.
  */
 
 #include "ompi_config.h"
@@ -48,11 +57,7 @@
 /* rank 0's answer to the hellos */
 typedef struct setup_offer_t {
     int32_t status;                     /* 0 or errno at rank 0 */
-    int32_t slots;
-    int32_t banks;
-    int32_t tree;
-    int32_t tree_degree;
-    uint64_t fragment_size;
+    mca_coll_shmcico_params_t params;   /* the communicator's, rank 0's */
     mca_coll_shmcico_file_id_t id;
     char path[MCA_COLL_SHMCICO_PATH_MAX];
 } setup_offer_t;
@@ -61,9 +66,16 @@ typedef struct setup_offer_t {
 typedef struct setup_report_t {
     int32_t status;                     /* 0 or errno */
     int32_t bound;                      /* bound inside one NUMA node */
+    int32_t single;                     /* it read rank 0's probe word */
     uint64_t pages;                     /* pages of its block checked */
     uint64_t pages_local;               /* of them on its NUMA node */
 } setup_report_t;
+
+/* rank 0's verdict */
+typedef struct setup_verdict_t {
+    int32_t status;                     /* 0 when everyone succeeded */
+    int32_t single;                     /* single copy works everywhere */
+} setup_verdict_t;
 
 /* what one process holds while setting up */
 typedef struct setup_t {
@@ -76,6 +88,7 @@ typedef struct setup_t {
     void *base;
     setup_offer_t offer;
     setup_report_t report;
+    const char *no_single;              /* why this rank has no copier */
 } setup_t;
 
 static void progress(void)
@@ -143,21 +156,18 @@ static int create_segment(setup_t *s, const int32_t *numa)
     }
     (void) close(fd);
     if (0 == err) {
+        mca_coll_shmcico_view_t view;
         mca_coll_shmcico_segment_format(s->base, &s->layout, numa);
+        (void) mca_coll_shmcico_view_init(&view, s->base, &s->layout);
+        mca_coll_shmcico_segment_identify(&view, 0, (int32_t) getpid());
     }
     return err;
 }
 
 static void fill_offer(setup_t *s)
 {
-    const mca_coll_shmcico_params_t *p = &s->module->params;
-
     memset(&s->offer, 0, sizeof(s->offer));
-    s->offer.slots = p->slots;
-    s->offer.banks = p->banks;
-    s->offer.tree = p->tree;
-    s->offer.tree_degree = p->tree_degree;
-    s->offer.fragment_size = p->fragment_size;
+    s->offer.params = s->module->params;
 }
 
 /* Status codes of the setup are errno values; this one stands for the
@@ -170,9 +180,9 @@ static int layout_from_offer(setup_t *s)
 
     if (0 != mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
                                           (uint32_t) s->size,
-                                          (uint32_t) s->offer.slots,
-                                          (uint32_t) s->offer.banks,
-                                          (size_t) s->offer.fragment_size)) {
+                                          (uint32_t) s->offer.params.slots,
+                                          (uint32_t) s->offer.params.banks,
+                                          (size_t) s->offer.params.fragment_size)) {
         return EINVAL;
     }
     if (0 != limit
@@ -237,21 +247,24 @@ static void print_placement(setup_t *s, uint64_t pages, uint64_t local,
                              (unsigned long long) pages, bound, s->size);
 }
 
-/* collect the reports, unlink the file, decide */
-static int32_t judge(setup_t *s)
+/* collect the reports (reading every rank's probe word after its
+ * report), unlink the file, decide */
+static setup_verdict_t judge(setup_t *s)
 {
     uint64_t pages = s->report.pages, local = s->report.pages_local;
     int bound = s->report.bound;
-    int32_t verdict = s->report.status;
+    setup_verdict_t verdict = { .status = s->report.status, .single = s->report.single };
 
     for (int i = 1; i < s->size; ++i) {
         setup_report_t r = { .status = EIO };
         if (OMPI_SUCCESS != recv_from(s, &r, sizeof(r), i)) {
             r.status = EIO;
         }
-        if (0 == verdict) {
-            verdict = r.status;
+        if (0 == verdict.status) {
+            verdict.status = r.status;
         }
+        verdict.single &= 0 == r.status && r.single
+                          && mca_coll_shmcico_copy_probe(s->module, i);
         pages += r.pages;
         local += r.pages_local;
         bound += r.bound;
@@ -259,12 +272,12 @@ static int32_t judge(setup_t *s)
     if ('\0' != s->offer.path[0]) {
         (void) unlink(s->offer.path);
     }
-    if (0 == verdict
+    if (0 == verdict.status
         && atomic_load(&((mca_coll_shmcico_header_t *) s->base)->attached)
            != (uint32_t) s->size) {
-        verdict = EPROTO;
+        verdict.status = EPROTO;
     }
-    if (0 == verdict) {
+    if (0 == verdict.status) {
         print_placement(s, pages, local, bound);
     }
     return verdict;
@@ -287,10 +300,27 @@ static int attach_segment(setup_t *s)
     return err;
 }
 
-/* the engine, tree and scratch space of this process */
+/* the scratch space of the calls: a stream, region and block per process
+ * and one for the process's own buffer, the pieces of two datatypes */
+static int alloc_scratch(mca_coll_shmcico_module_t *m, int size)
+{
+    size_t n = (size_t) size + 1;
+
+    m->max_pieces = mca_coll_shmcico_region_capacity(&m->engine.view);
+    m->streams = malloc(n * sizeof(*m->streams));
+    m->regions = malloc(n * sizeof(*m->regions));
+    m->blocks = malloc(n * sizeof(*m->blocks));
+    m->pieces[0] = malloc(2 * m->max_pieces * sizeof(mca_coll_shmcico_piece_t));
+    m->pieces[1] = NULL == m->pieces[0] ? NULL : m->pieces[0] + m->max_pieces;
+    return NULL == m->streams || NULL == m->regions || NULL == m->blocks
+        || NULL == m->pieces[0] ? ENOMEM : 0;
+}
+
+/* the engine, tree, copier and scratch space of this process */
 static int build_local_state(setup_t *s)
 {
     mca_coll_shmcico_module_t *m = s->module;
+    mca_coll_shmcico_copier_t none = { .copy = NULL };
     mca_coll_shmcico_waiter_t waiter = {
         .progress = progress,
         .spins_per_progress = 64,
@@ -298,19 +328,14 @@ static int build_local_state(setup_t *s)
                  || (int) ompi_process_info.num_local_peers + 1 > s->where.cpus
     };
 
-    m->params.slots = s->offer.slots;
-    m->params.banks = s->offer.banks;
-    m->params.fragment_size = s->offer.fragment_size;
-    m->params.tree = s->offer.tree;
-    m->params.tree_degree = s->offer.tree_degree;
+    m->params = s->offer.params;
     if (0 != mca_coll_shmcico_engine_init(&m->engine, s->base, &s->layout,
-                                          s->rank, &waiter)) {
+                                          s->rank, &waiter, &none)) {
         return EPROTO;
     }
-    m->blocks = malloc(s->size * sizeof(*m->blocks));
-    m->streams = malloc(s->size * sizeof(*m->streams));
-    m->counts = malloc(s->size * sizeof(*m->counts));
-    if (NULL == m->blocks || NULL == m->streams || NULL == m->counts
+    mca_coll_shmcico_segment_identify(&m->engine.view, s->rank, (int32_t) getpid());
+    mca_coll_shmcico_copy_open(m, s->comm, &s->no_single);
+    if (0 != alloc_scratch(m, s->size)
         || 0 != mca_coll_shmcico_tree_init(&m->tree, m->params.tree,
                                            m->params.tree_degree, s->size,
                                            m->engine.view.numa)) {
@@ -357,6 +382,10 @@ static void attach_and_report(setup_t *s)
     }
     if (0 == err) {
         check_placement(s);
+        /* rank 0 wrote its id line before the offer */
+        s->report.single = 0 == s->rank
+            ? NULL != s->module->engine.copier.copy
+            : mca_coll_shmcico_copy_probe(s->module, 0);
     }
     s->report.status = err;
     if (0 != s->rank) {
@@ -370,24 +399,46 @@ static const char *failure_reason(int32_t verdict)
                                         : strerror(verdict);
 }
 
-static void finish(setup_t *s, int32_t verdict)
+/* single copy on the communicator, as the verdict says */
+static void settle_single_copy(setup_t *s, const setup_verdict_t *verdict)
+{
+    mca_coll_shmcico_module_t *m = s->module;
+    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+
+    if (verdict->single) {
+        mca_coll_shmcico_count(&c->single_copy_comms, 1);
+        return;
+    }
+    if (MCA_COLL_SHMCICO_SINGLE_OFF != m->copy.mode) {
+        s->no_single = "refused by the system (ptrace permissions: Yama ptrace_scope, "
+                       "seccomp, other users, processes that are not dumpable)";
+        mca_coll_shmcico_count(&c->single_copy_refused, 1);
+    }
+    mca_coll_shmcico_copy_close(m);
+}
+
+static void finish(setup_t *s, const setup_verdict_t *verdict)
 {
     mca_coll_shmcico_module_t *m = s->module;
 
-    if (0 == verdict) {
+    if (0 == verdict->status) {
         m->state = MCA_COLL_SHMCICO_SEGMENT_READY;
+        settle_single_copy(s, verdict);
         mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_created, 1);
         mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
                                s->layout.segment_size);
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                                  MCA_COLL_SHMCICO_COMM_FMT "segment of %zu bytes "
                                  "(s=%d f=%zu w=%d, tree %s/%d), rank %d on "
-                                 "NUMA node %d",
+                                 "NUMA node %d, single copy %s%s%s",
                                  MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
-                                 s->layout.segment_size, m->params.slots,
-                                 m->params.fragment_size, m->params.banks,
+                                 s->layout.segment_size, (int) m->params.slots,
+                                 (size_t) m->params.fragment_size, (int) m->params.banks,
                                  mca_coll_shmcico_tree_name(m->params.tree),
-                                 m->params.tree_degree, s->rank, s->where.node);
+                                 (int) m->params.tree_degree, s->rank, s->where.node,
+                                 mca_coll_shmcico_single_names[m->copy.mode],
+                                 NULL != s->no_single ? ": " : "",
+                                 NULL != s->no_single ? s->no_single : "");
         return;
     }
     m->engine.view.base = s->base;
@@ -400,8 +451,8 @@ static void finish(setup_t *s, int32_t verdict)
                                           : MCA_COLL_SHMCICO_VERBOSE_COMM,
                              MCA_COLL_SHMCICO_COMM_FMT "no shared segment (%s%s%s), "
                              "every call falls back to the previous component",
-                             MCA_COLL_SHMCICO_COMM_ARGS(s->comm), failure_reason(verdict),
-                             0 == s->rank ? " in " : "",
+                             MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
+                             failure_reason(verdict->status), 0 == s->rank ? " in " : "",
                              0 == s->rank ? mca_coll_shmcico_component.backing_dir : "");
 }
 
@@ -410,7 +461,7 @@ void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
 {
     setup_t s = { .comm = comm, .module = module,
                   .rank = ompi_comm_rank(comm), .size = ompi_comm_size(comm) };
-    int32_t verdict = EIO;
+    setup_verdict_t verdict = { .status = EIO };
 
     mca_coll_shmcico_numa_query(&s.where);
     if (0 == s.rank) {
@@ -431,7 +482,7 @@ void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
     } else {
         (void) recv_from(&s, &verdict, sizeof(verdict), 0);
     }
-    finish(&s, verdict);
+    finish(&s, &verdict);
 }
 
 void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
@@ -442,14 +493,17 @@ void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
         mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
                                -(unsigned long long) view->layout.segment_size);
     }
+    mca_coll_shmcico_copy_close(module);
     mca_coll_shmcico_tree_fini(&module->tree);
     mca_coll_shmcico_engine_fini(&module->engine);
-    free(module->blocks);
     free(module->streams);
-    free(module->counts);
-    module->blocks = NULL;
+    free(module->regions);
+    free(module->blocks);
+    free(module->pieces[0]);
     module->streams = NULL;
-    module->counts = NULL;
+    module->regions = NULL;
+    module->blocks = NULL;
+    module->pieces[0] = module->pieces[1] = NULL;
     mca_coll_shmcico_shm_unmap(view->base, view->layout.segment_size);
     memset(&module->engine, 0, sizeof(module->engine));
     module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;

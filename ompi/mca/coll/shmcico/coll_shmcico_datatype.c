@@ -9,10 +9,15 @@
  */
 
 /*
- * Byte streams over MPI buffers: contiguous data is handed to the engine
- * as plain bytes (memcpy), anything else is packed and unpacked by Open
- * MPI's convertor, one fragment at a time.  Also the per-process blocks
- * of the vector operations, with 64-bit offsets and sizes.
+ * MPI buffers as the engine sees them:
+ *  - byte streams: contiguous data is handed to the engine as plain bytes
+ *    (memcpy), anything else is packed and unpacked by Open MPI's
+ *    convertor, one fragment at a time (the queue transport);
+ *  - regions: the pieces of one element of the datatype, from the
+ *    convertor's raw iovecs, so that single copy moves data between user
+ *    buffers directly, with iovecs of the kernel's size;
+ *  - the per-process blocks of the vector operations, with 64-bit
+ *    offsets and sizes.
  */
 
 #include "ompi_config.h"
@@ -149,70 +154,73 @@ void *mca_coll_shmcico_block_start(const void *buf,
     return (char *) buf + block_displ(layout, i) * extent;
 }
 
-/* Blocks of a type that is contiguous for any count need only pointer
- * arithmetic: this is the fast path of every small vector operation. */
-static uint64_t contiguous_blocks_open(mca_coll_shmcico_module_t *module,
-                                       const void *buf,
-                                       const mca_coll_shmcico_blocks_t *layout,
-                                       struct ompi_datatype_t *dtype)
+/* ------------------------------------------------------------------ */
+/* Regions                                                              */
+
+/* Average bytes per piece below which a layout is copied through the
+ * queues (or, when received by single copy, through a bounce buffer):
+ * the kernel's cost per iovec would exceed the copy. */
+#define MIN_PIECE 256
+
+/* the pieces of one element of a non-contiguous datatype, merged where
+ * they touch; -1 when there are more than max */
+static int64_t element_pieces(struct ompi_datatype_t *dtype, mca_coll_shmcico_piece_t *pieces,
+                              uint64_t max)
+{
+    static const char anchor[1];    /* any address: offsets only */
+    opal_convertor_t convertor;
+    struct iovec iov[32];
+    uint64_t n = 0;
+    int done = 0;
+
+    OBJ_CONSTRUCT(&convertor, opal_convertor_t);
+    opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &dtype->super, 1,
+                                             anchor, 0, &convertor);
+    while (!done && n <= max) {
+        uint32_t count = 32;
+        size_t length = SIZE_MAX;
+        done = opal_convertor_raw(&convertor, iov, &count, &length);
+        for (uint32_t i = 0; i < count && n <= max; ++i) {
+            int64_t offset = (int64_t) ((const char *) iov[i].iov_base - anchor);
+            if (n > 0 && pieces[n - 1].offset + (int64_t) pieces[n - 1].len == offset) {
+                pieces[n - 1].len += iov[i].iov_len;
+            } else if (n < max) {
+                pieces[n] = (mca_coll_shmcico_piece_t) { offset, iov[i].iov_len };
+                ++n;
+            } else {
+                ++n;                /* too many */
+            }
+        }
+        if (0 == count) {
+            break;
+        }
+    }
+    OBJ_DESTRUCT(&convertor);
+    return n <= max ? (int64_t) n : -1;
+}
+
+bool mca_coll_shmcico_region_init(mca_coll_shmcico_region_t *region,
+                                  mca_coll_shmcico_piece_t *pieces, uint64_t max,
+                                  const void *buf, size_t count,
+                                  struct ompi_datatype_t *dtype)
 {
     ptrdiff_t lb, extent, true_lb, true_extent;
-    size_t type_size;
-    uint64_t largest = 0;
+    size_t size;
+    int64_t n = 1;
 
-    ompi_datatype_type_size(dtype, &type_size);
+    ompi_datatype_type_size(dtype, &size);
     ompi_datatype_get_extent(dtype, &lb, &extent);
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    for (int i = 0; i < module->engine.nprocs; ++i) {
-        size_t bytes = type_size * mca_coll_shmcico_block_count(layout, i);
-
-        mca_coll_shmcico_stream_contig(&module->blocks[i].stream,
-                                       (char *) buf + block_displ(layout, i) * extent
-                                       + true_lb, bytes);
-        module->blocks[i].uses_convertor = false;
-        module->streams[i] = &module->blocks[i].stream;
-        module->counts[i] = bytes;
-        largest = bytes > largest ? bytes : largest;
-    }
-    return largest;
-}
-
-uint64_t mca_coll_shmcico_blocks_open(mca_coll_shmcico_module_t *module,
-                                      const void *buf,
-                                      const mca_coll_shmcico_blocks_t *layout,
-                                      struct ompi_datatype_t *dtype, bool sending)
-{
-    uint64_t largest = 0;
-
-    /* contiguous for 2 elements: no gap and extent == size */
     if (ompi_datatype_is_contiguous_memory_layout(dtype, 2)) {
-        return contiguous_blocks_open(module, buf, layout, dtype);
+        /* dense: the engine walks it as one span */
+        pieces[0] = (mca_coll_shmcico_piece_t) { true_lb, size };
+    } else if ((n = element_pieces(dtype, pieces, max)) <= 0
+               || size / (uint64_t) n < MIN_PIECE) {
+        return false;
     }
-    for (int i = 0; i < module->engine.nprocs; ++i) {
-        mca_coll_shmcico_dstream_init(&module->blocks[i],
-                                      mca_coll_shmcico_block_start(buf, layout, dtype, i),
-                                      mca_coll_shmcico_block_count(layout, i),
-                                      dtype, sending);
-        module->streams[i] = &module->blocks[i].stream;
-        module->counts[i] = module->blocks[i].stream.length;
-        largest = module->counts[i] > largest ? module->counts[i] : largest;
-    }
-    return largest;
-}
-
-void mca_coll_shmcico_blocks_close(mca_coll_shmcico_module_t *module)
-{
-    for (int i = 0; i < module->engine.nprocs; ++i) {
-        mca_coll_shmcico_dstream_fini(&module->blocks[i]);
-    }
-}
-
-void mca_coll_shmcico_blocks_empty(mca_coll_shmcico_module_t *module)
-{
-    for (int i = 0; i < module->engine.nprocs; ++i) {
-        mca_coll_shmcico_stream_contig(&module->blocks[i].stream, NULL, 0);
-        module->blocks[i].uses_convertor = false;
-        module->streams[i] = &module->blocks[i].stream;
-        module->counts[i] = 0;
-    }
+    *region = (mca_coll_shmcico_region_t) {
+        .base = (uint64_t) (uintptr_t) buf, .count = count, .extent = extent,
+        .size = size, .npieces = (uint64_t) n, .pieces = pieces
+    };
+    return true;
 }

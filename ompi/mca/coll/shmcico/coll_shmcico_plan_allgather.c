@@ -1,0 +1,101 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Allgather(v)'s flows (docs/protocol.md, "Allgather"): every process
+ * writes its block once into its own queue, or announces it for single
+ * copy, and takes every other block, starting with its right neighbour's
+ * so that readers spread over the sources.  There is no root: with a
+ * size limit rank 0 decides for everyone (the only wait for another
+ * process's decision), otherwise each process decides for its own block.
+ */
+
+#include "coll_shmcico_flow.h"
+
+static void send_block(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_block_t *send,
+                       int32_t error)
+{
+    mca_coll_shmcico_engine_t *e = call->engine;
+    mca_coll_shmcico_readers_t others = { .only = -1, .except = e->rank };
+    mca_coll_shmcico_flow_t *flow;
+    bool single = send->single && NULL != send->region && NULL != e->copier.copy
+        && send->region->npieces <= mca_coll_shmcico_region_capacity(&e->view);
+
+    flow = mca_coll_shmcico_call_flow(call, single ? MCA_COLL_SHMCICO_FLOW_SEND_SINGLE
+                                                   : MCA_COLL_SHMCICO_FLOW_SEND_QUEUE, send);
+    flow->notify_one = e->rank;
+    if (0 != error) {
+        mca_coll_shmcico_send_refusal(call, &flow->notify_one, 1,
+                                      MCA_COLL_SHMCICO_KIND_FAULT, error);
+        flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
+    } else if (!single) {
+        mca_coll_shmcico_send_queue(call, flow, e->rank, &flow->notify_one, 1, others);
+    } else {
+        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, send->region);
+        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, false);
+        mca_coll_shmcico_send_single(call, flow, &flow->notify_one, 1, 0,
+                                     send->region->count, true);
+        call->acks_expected = (uint64_t) e->nprocs - 1;
+    }
+}
+
+/* rank 0's decision with a size limit: published on the bank line */
+static bool follow_rank0(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_verdict_t *verdict)
+{
+    mca_coll_shmcico_engine_t *e = call->engine;
+    mca_coll_shmcico_bank_t *bank = &e->view.banks[call->op.bank];
+    unsigned spins = 0;
+
+    if (0 == e->rank) {
+        atomic_store_explicit(&bank->decision, verdict->decline
+                              ? MCA_COLL_SHMCICO_DECISION_DECLINE
+                              : MCA_COLL_SHMCICO_DECISION_SERVE, memory_order_relaxed);
+        /* Release pairs with the acquire below, in the other processes. */
+        atomic_store_explicit(&bank->op, call->op.seq, memory_order_release);
+        return !verdict->decline;
+    }
+    /* acquire: pairs with the release above */
+    while (atomic_load_explicit(&bank->op, memory_order_acquire) != call->op.seq) {
+        mca_coll_shmcico_wait_round(&e->waiter, &spins);
+    }
+    return MCA_COLL_SHMCICO_DECISION_DECLINE
+        != atomic_load_explicit(&bank->decision, memory_order_relaxed);
+}
+
+mca_coll_shmcico_result_t
+mca_coll_shmcico_engine_allgather(mca_coll_shmcico_engine_t *engine,
+                                  const mca_coll_shmcico_block_t *send,
+                                  mca_coll_shmcico_stream_t *own,
+                                  const mca_coll_shmcico_block_t *blocks,
+                                  const mca_coll_shmcico_verdict_t *verdict,
+                                  bool follow_root)
+{
+    mca_coll_shmcico_call_t call;
+    int me = engine->rank, p = engine->nprocs;
+
+    mca_coll_shmcico_call_start(&call, engine);
+    mca_coll_shmcico_op_claim(&engine->view, me, &engine->waiter, &call.op);
+    if (follow_root && !follow_rank0(&call, verdict)) {
+        call.result.status = MCA_COLL_SHMCICO_DECLINED;
+        return mca_coll_shmcico_call_run(&call);
+    }
+    send_block(&call, send, verdict->error);
+    for (int n = 1; n < p; ++n) {
+        int i = (me + n) % p;
+        mca_coll_shmcico_flow_t *flow = mca_coll_shmcico_call_flow(&call,
+                                            MCA_COLL_SHMCICO_FLOW_RECEIVE, &blocks[i]);
+        mca_coll_shmcico_receive(&call, flow, i, i, i);
+    }
+    if (NULL != own && 0 == verdict->error) {
+        call.own_src = own;
+        call.own_dst = blocks[me].stream;
+    }
+    return mca_coll_shmcico_call_run(&call);
+}

@@ -1,0 +1,310 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The serve skeleton of every operation: check the arguments, open the
+ * buffers as the engine sees them (streams, regions, and each block's
+ * transport), let the engine move the data, account for the result.
+ *
+ * Each process decides alone, from what MPI requires to match (the
+ * bytes of each block's type signature) and the communicator's
+ * parameters, whether a block goes by single copy; the side that holds
+ * the data leads and the other follows (docs/protocol.md).  Only a size
+ * limit (coll_shmcico_<op>_max_bytes) is one process's decision: the
+ * root's, or rank 0's for Allgather(v); Bcast and Scatter(v) receivers
+ * learn it from the flag they wait for anyway, Gather(v) and
+ * Allgather(v) senders wait for it when a limit is set.
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+
+#include "coll_shmcico.h"
+
+/* the smallest single-copy chunk: the kernel's cost per call is a few us */
+#define MIN_CHUNK ((uint64_t) 64 << 10)
+
+static bool is_rooted(mca_coll_shmcico_op_t op)
+{
+    return MCA_COLL_SHMCICO_OP_ALLGATHER != op && MCA_COLL_SHMCICO_OP_ALLGATHERV != op;
+}
+
+/* whether process me has a buffer of blocks */
+static bool has_blocks(const mca_coll_shmcico_args_t *a, int me)
+{
+    return MCA_COLL_SHMCICO_OP_BCAST != a->op && (!is_rooted(a->op) || me == a->root);
+}
+
+/* whether this process's own buffer sends */
+static bool own_sends(const mca_coll_shmcico_args_t *a, int me)
+{
+    switch (a->op) {
+    case MCA_COLL_SHMCICO_OP_BCAST: return me == a->root;
+    case MCA_COLL_SHMCICO_OP_SCATTER:
+    case MCA_COLL_SHMCICO_OP_SCATTERV: return false;
+    default: return true;
+    }
+}
+
+/* Whether this process can tell from its own arguments that no process
+ * moves a byte: every block has the same type signature (Scatter,
+ * Gather, Bcast), or every process knows every count (Allgather(v)).
+ * Not so for Scatterv and Gatherv, where only the root sees every count.
+ * (Open MPI skips some of these calls at some processes only.) */
+static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
+{
+    switch (a->op) {
+    case MCA_COLL_SHMCICO_OP_BCAST:
+        return mca_coll_shmcico_no_bytes((int) a->own_count, a->own_type);
+    case MCA_COLL_SHMCICO_OP_SCATTER:
+    case MCA_COLL_SHMCICO_OP_GATHER:
+        return me == a->root ? mca_coll_shmcico_no_bytes(a->layout.count, a->blocks_type)
+                             : mca_coll_shmcico_no_bytes((int) a->own_count, a->own_type);
+    case MCA_COLL_SHMCICO_OP_ALLGATHER:
+    case MCA_COLL_SHMCICO_OP_ALLGATHERV:
+        return mca_coll_shmcico_blocks_no_bytes(&a->layout, a->blocks_type, p);
+    default:
+        return false;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening the buffers                                                  */
+
+static uint64_t chunk_for(const mca_coll_shmcico_module_t *module, uint64_t bytes)
+{
+    uint64_t quarter = (bytes / 4 + 4095) / 4096 * 4096;
+
+    quarter = quarter < MIN_CHUNK ? MIN_CHUNK : quarter;
+    return quarter < module->params.chunk ? quarter : module->params.chunk;
+}
+
+/* One block: its stream, and its region when it may go by single copy. */
+static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op, int i,
+                       const void *buf, size_t count, struct ompi_datatype_t *dtype,
+                       bool sending, mca_coll_shmcico_piece_t *pieces)
+{
+    mca_coll_shmcico_block_t *block = &module->blocks[i];
+    uint64_t bytes;
+
+    mca_coll_shmcico_dstream_init(&module->streams[i], buf, count, dtype, sending);
+    bytes = module->streams[i].stream.length;
+    *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream,
+                                          .chunk = chunk_for(module, bytes) };
+    if (MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode && bytes > 0
+        && bytes >= module->params.single_min[op]
+        && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,
+                                        buf, count, dtype)) {
+        block->region = &module->regions[i];
+        block->single = true;
+    }
+}
+
+/* every block of buf, or empty ones when the arguments are bad */
+static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
+                       int p, bool sending, uint64_t *largest)
+{
+    int error = mca_coll_shmcico_check_blocks(a->blocks_buf, &a->layout, a->blocks_type, p);
+
+    *largest = 0;
+    for (int i = 0; i < p; ++i) {
+        bool ok = MPI_SUCCESS == error;
+        open_block(module, a->op, i,
+                   ok ? mca_coll_shmcico_block_start(a->blocks_buf, &a->layout,
+                                                     a->blocks_type, i) : NULL,
+                   ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
+                   sending, module->pieces[1]);
+        *largest = module->streams[i].stream.length > *largest
+            ? module->streams[i].stream.length : *largest;
+    }
+    return error;
+}
+
+/* this process's own buffer, as block p (empty when its arguments are
+ * bad); MPI_IN_PLACE leaves none, but an Allgather(v) sends its block
+ * from the buffer of blocks then */
+static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
+                    int me, int p, bool *none)
+{
+    const void *buf = a->own_buf;
+    size_t count = a->own_count;
+    struct ompi_datatype_t *type = a->own_type;
+    int error;
+
+    *none = MPI_IN_PLACE == buf;
+    if (*none && is_rooted(a->op)) {
+        return MPI_SUCCESS;
+    }
+    if (*none) {
+        buf = mca_coll_shmcico_block_start(a->blocks_buf, &a->layout, a->blocks_type, me);
+        count = mca_coll_shmcico_block_count(&a->layout, me);
+        type = a->blocks_type;
+    }
+    error = mca_coll_shmcico_check_buffer(buf, (int) count, type);
+    if (MPI_SUCCESS != error) {
+        buf = NULL;
+        count = 0;
+    }
+    open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0]);
+    if (!*none && !is_rooted(a->op)) {
+        mca_coll_shmcico_dstream_init(&module->own_copy, buf, count, type, true);
+    }
+    return error;
+}
+
+static void close_all(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
+                      int me, int p, bool in_place)
+{
+    if (has_blocks(a, me)) {
+        for (int i = 0; i < p; ++i) {
+            mca_coll_shmcico_dstream_fini(&module->streams[i]);
+        }
+    }
+    if (!in_place || !is_rooted(a->op)) {
+        mca_coll_shmcico_dstream_fini(&module->streams[p]);
+    }
+    if (!in_place && !is_rooted(a->op)) {
+        mca_coll_shmcico_dstream_fini(&module->own_copy);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Results                                                              */
+
+static bool served_empty(mca_coll_shmcico_op_t op, struct ompi_communicator_t *comm,
+                         int *rc)
+{
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
+    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
+                             MCA_COLL_SHMCICO_COMM_FMT "%s of no bytes: done",
+                             MCA_COLL_SHMCICO_COMM_ARGS(comm), mca_coll_shmcico_op_names[op]);
+    *rc = MPI_SUCCESS;
+    return true;
+}
+
+/* the MPI result: this process's own bad arguments first, then the
+ * root's, a failed single copy, a truncation */
+static int result_code(const mca_coll_shmcico_result_t *r, int own_error)
+{
+    if (MPI_SUCCESS != own_error) {
+        return own_error;
+    }
+    switch (r->status) {
+    case MCA_COLL_SHMCICO_FAULTED: return r->error;
+    case MCA_COLL_SHMCICO_COPY_FAILED: return MPI_ERR_OTHER;
+    case MCA_COLL_SHMCICO_TRUNCATED: return MPI_ERR_TRUNCATE;
+    default: return MPI_SUCCESS;
+    }
+}
+
+static bool account(mca_coll_shmcico_op_t op, struct ompi_communicator_t *comm,
+                    const mca_coll_shmcico_result_t *r, int own_error, int *rc)
+{
+    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+
+    if (MCA_COLL_SHMCICO_DECLINED == r->status) {
+        char why[96];
+        snprintf(why, sizeof(why), "over coll_shmcico_%s_max_bytes at the deciding process",
+                 mca_coll_shmcico_op_names[op]);
+        mca_coll_shmcico_fallback(op, comm, why);
+        return false;
+    }
+    mca_coll_shmcico_count(&c->served[op], 1);
+    mca_coll_shmcico_count(&c->queued[op], r->used_queue);
+    mca_coll_shmcico_count(&c->single[op], r->used_single);
+    mca_coll_shmcico_count(&c->bytes[op], r->queued);
+    mca_coll_shmcico_count(&c->single_bytes[op], r->copied);
+    *rc = result_code(r, own_error);
+    if (MCA_COLL_SHMCICO_COPY_FAILED == r->status) {
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
+                                 MCA_COLL_SHMCICO_COMM_FMT "%s: a single copy failed (%s)",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(comm),
+                                 mca_coll_shmcico_op_names[op], strerror(r->error));
+    } else if (MPI_SUCCESS != *rc && MPI_ERR_TRUNCATE != *rc) {
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
+                                 MCA_COLL_SHMCICO_COMM_FMT "%s with bad arguments: "
+                                 "MPI error class %d, every process kept in step",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(comm),
+                                 mca_coll_shmcico_op_names[op], *rc);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The skeleton                                                         */
+
+static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
+                                      mca_coll_shmcico_module_t *module, int p,
+                                      bool in_place, const mca_coll_shmcico_verdict_t *v)
+{
+    mca_coll_shmcico_engine_t *e = &module->engine;
+    const mca_coll_shmcico_block_t *own = in_place && is_rooted(a->op) ? NULL
+                                                                       : &module->blocks[p];
+    bool follow = 0 != module->params.max_bytes[a->op];
+
+    switch (a->op) {
+    case MCA_COLL_SHMCICO_OP_BCAST:
+        return mca_coll_shmcico_engine_bcast(e, &module->tree, a->root, own, v);
+    case MCA_COLL_SHMCICO_OP_SCATTER:
+    case MCA_COLL_SHMCICO_OP_SCATTERV:
+        return mca_coll_shmcico_engine_rooted(e, a->root, true, own, module->blocks, v, false);
+    case MCA_COLL_SHMCICO_OP_GATHER:
+    case MCA_COLL_SHMCICO_OP_GATHERV:
+        return mca_coll_shmcico_engine_rooted(e, a->root, false, own, module->blocks, v,
+                                              follow);
+    default:
+        return mca_coll_shmcico_engine_allgather(e, own, in_place ? NULL
+                                                 : &module->own_copy.stream,
+                                                 module->blocks, v, follow);
+    }
+}
+
+bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
+                            struct ompi_communicator_t *comm,
+                            mca_coll_shmcico_module_t *module, int *rc)
+{
+    int me = ompi_comm_rank(comm), p = ompi_comm_size(comm);
+    int blocks_error = MPI_SUCCESS, own_error;
+    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place;
+    uint64_t largest = 0;
+    mca_coll_shmcico_verdict_t verdict;
+    mca_coll_shmcico_result_t result;
+
+    if (is_rooted(a->op) && (a->root < 0 || a->root >= p)) {
+        *rc = MPI_ERR_ROOT;             /* the same on every process */
+        return true;
+    }
+    if (moves_nothing(a, me, p)) {
+        return served_empty(a->op, comm, rc);
+    }
+    if (!mca_coll_shmcico_ready(module, comm)) {
+        mca_coll_shmcico_fallback(a->op, comm, "no segment");
+        return false;
+    }
+    if (has_blocks(a, me)) {
+        blocks_error = open_blocks(a, module, p, !own_sends(a, me) && is_rooted(a->op),
+                                   &largest);
+    }
+    own_error = open_own(a, module, me, p, &in_place);
+    if (MCA_COLL_SHMCICO_OP_BCAST == a->op) {
+        largest = module->streams[p].stream.length;
+    }
+    verdict = (mca_coll_shmcico_verdict_t) {
+        .decline = decider && 0 != module->params.max_bytes[a->op]
+                   && largest > module->params.max_bytes[a->op],
+        .error = MPI_SUCCESS != blocks_error ? blocks_error
+                 : own_sends(a, me) ? own_error : MPI_SUCCESS
+    };
+    result = move(a, module, p, in_place, &verdict);
+    close_all(a, module, me, p, in_place);
+    return account(a->op, comm, &result,
+                   MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
+}

@@ -1,0 +1,138 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The single-copy transport: a block goes straight from the source's
+ * user buffer into the destination's, copied by the kernel (Linux CMA,
+ * or Open MPI 5.0's smsc: cma, xpmem or knem) in chunks that both sides
+ * can take (docs/protocol.md, "Single copy").
+ *
+ *  - The source announces the block with a flag of kind SINGLE: whose
+ *    region holds it, the chunk size, and which elements of the region
+ *    are the block.  Its region (base address in its own address space,
+ *    element count, extent, size and the pieces of one element) is in
+ *    its region line; more than one piece per element go into its first
+ *    slot of the bank, which single copy leaves free.
+ *  - The destination copies chunk after chunk.  When the other side is
+ *    free to help (a root after its own block), the chunks are shared
+ *    through an xfer line: each side takes the next chunk with
+ *    compare-and-swap and counts it as completed; the line's owner waits
+ *    for every chunk.
+ *  - When it is through, the destination acknowledges on the xfer line
+ *    of the process whose flag it followed; that process returns (and
+ *    its caller may reuse the buffer) only when every reader has.
+ *  - A destination whose layout is not worth copying to piece by piece
+ *    takes the chunks in order into a bounce buffer and unpacks them.
+ */
+
+#ifndef MCA_COLL_SHMCICO_SINGLE_H
+#define MCA_COLL_SHMCICO_SINGLE_H
+
+#include <sys/uio.h>
+
+#include "coll_shmcico_stream.h"
+#include "coll_shmcico_sync.h"
+
+/** One contiguous piece of an element: offset from the element's start. */
+typedef struct mca_coll_shmcico_piece_t {
+    int64_t offset;
+    uint64_t len;
+} mca_coll_shmcico_piece_t;
+
+/**
+ * A buffer as single copy sees it: count elements of size bytes, extent
+ * apart from base (an address of the process that owns the buffer); each
+ * element is npieces pieces, in the order their bytes are packed.
+ */
+typedef struct mca_coll_shmcico_region_t {
+    uint64_t base;
+    uint64_t count;
+    int64_t extent;
+    uint64_t size;
+    uint64_t npieces;
+    const mca_coll_shmcico_piece_t *pieces;
+    mca_coll_shmcico_piece_t first;         /**< storage of a fetched one-piece region */
+} mca_coll_shmcico_region_t;
+
+static inline uint64_t mca_coll_shmcico_region_bytes(const mca_coll_shmcico_region_t *r)
+{
+    return r->count * r->size;
+}
+
+/**
+ * The kernel copy: move n pairs of equally long spans between this
+ * process (local) and process peer of the communicator (remote), into
+ * the peer when to_peer.  Returns 0, or an errno value.
+ */
+typedef int (*mca_coll_shmcico_copy_fn_t)(void *context, int peer, bool to_peer,
+                                          const struct iovec *local,
+                                          const struct iovec *remote, size_t n);
+
+typedef struct mca_coll_shmcico_copier_t {
+    mca_coll_shmcico_copy_fn_t copy;        /**< NULL: no single copy */
+    void *context;
+} mca_coll_shmcico_copier_t;
+
+/** Pieces per element a process can publish in its slots of a bank. */
+static inline uint64_t mca_coll_shmcico_region_capacity(const mca_coll_shmcico_view_t *view)
+{
+    return mca_coll_shmcico_bank_slots(view) * view->layout.fragment_size
+        / sizeof(mca_coll_shmcico_piece_t);
+}
+
+/** Publish this process's region for op (its pieces must fit, see
+ *  _capacity).  Release: see mca_coll_shmcico_region_fetch(). */
+void mca_coll_shmcico_region_post(const mca_coll_shmcico_view_t *view, int me,
+                                  const mca_coll_shmcico_seq_t *op,
+                                  const mca_coll_shmcico_region_t *region);
+
+/**
+ * Read process proc's region of op; false when proc has not posted one
+ * for op.  Its pieces stay in the segment: valid while proc waits for
+ * this process.
+ */
+bool mca_coll_shmcico_region_fetch(const mca_coll_shmcico_view_t *view, int proc,
+                                   const mca_coll_shmcico_seq_t *op,
+                                   mca_coll_shmcico_region_t *region);
+
+/** Restrict a region to count elements from displ bytes on. */
+static inline void mca_coll_shmcico_region_block(mca_coll_shmcico_region_t *region,
+                                                 uint64_t displ, uint64_t count)
+{
+    region->base += displ;
+    region->count = count;
+}
+
+/**
+ * Copy len bytes between the local region (this process's buffer), from
+ * its packed byte local_offset on, and the remote one (peer's), from
+ * remote_offset on; into the peer when to_peer.  Returns 0 or an errno
+ * value.
+ */
+int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int peer,
+                                 bool to_peer, const mca_coll_shmcico_region_t *local,
+                                 uint64_t local_offset,
+                                 const mca_coll_shmcico_region_t *remote,
+                                 uint64_t remote_offset, uint64_t len);
+
+/** A region of one contiguous span (a bounce buffer, a test's buffer). */
+void mca_coll_shmcico_region_contig(mca_coll_shmcico_region_t *region, void *bytes,
+                                    uint64_t len);
+
+/** Chunks of a single copy of bytes in chunks of chunk bytes (at least
+ *  one piece of work even for no bytes: none). */
+static inline uint64_t mca_coll_shmcico_chunks(uint64_t bytes, uint64_t chunk)
+{
+    return 0 == bytes ? 0 : (bytes - 1) / chunk + 1;
+}
+
+#endif /* MCA_COLL_SHMCICO_SINGLE_H */

@@ -1,0 +1,105 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Byte streams over user buffers: what the queue transport copies into
+ * and out of the slots, and what a single copy unpacks from its bounce
+ * buffer when a receive layout is not worth copying to directly.
+ * Contiguous data is copied with memcpy; anything else goes through
+ * pack/unpack callbacks (the glue wraps Open MPI's convertor), which must
+ * move exactly the bytes asked for.  "length" is what this process can
+ * give (sender) or take (receiver); a receiver never takes more.
+ */
+
+#ifndef MCA_COLL_SHMCICO_STREAM_H
+#define MCA_COLL_SHMCICO_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef struct mca_coll_shmcico_stream_t mca_coll_shmcico_stream_t;
+typedef size_t (*mca_coll_shmcico_stream_fn_t)(mca_coll_shmcico_stream_t *stream,
+                                               void *shm, size_t len);
+
+struct mca_coll_shmcico_stream_t {
+    unsigned char *contig;          /**< non-NULL: contiguous bytes */
+    size_t length;
+    size_t done;
+    mca_coll_shmcico_stream_fn_t pack;     /**< user buffer -> shm */
+    mca_coll_shmcico_stream_fn_t unpack;   /**< shm -> user buffer */
+    void *cookie;
+};
+
+/**
+ * Copy len bytes from the user buffer into shared memory.  Every stream
+ * gives exactly what is asked (the glue's packer splits a basic element
+ * between two fragments when it must), so fragment sizes follow from the
+ * message sizes alone.
+ */
+static inline void mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream,
+                                               void *shm, size_t len)
+{
+    if (0 == len) {
+        return;                     /* empty streams may have no buffer */
+    }
+    if (NULL != stream->contig) {
+        memcpy(shm, stream->contig + stream->done, len);
+    } else {
+        (void) stream->pack(stream, shm, len);
+    }
+    stream->done += len;
+}
+
+/**
+ * Copy up to len bytes from shared memory into the user buffer, never
+ * past its end.  Returns false when bytes had to be dropped.
+ */
+static inline bool mca_coll_shmcico_stream_get(mca_coll_shmcico_stream_t *stream,
+                                               const void *shm, size_t len)
+{
+    size_t room = stream->length - stream->done;
+    size_t take = len < room ? len : room;
+
+    if (take > 0) {
+        if (NULL != stream->contig) {
+            memcpy(stream->contig + stream->done, shm, take);
+        } else {
+            (void) stream->unpack(stream, (void *) shm, take);
+        }
+        stream->done += take;
+    }
+    return take == len;
+}
+
+/**
+ * Copy up to max bytes of what is left of src into dst (a process's own
+ * block, which never leaves the process) and return how many were taken
+ * from src; *complete is cleared when dst had no room left.
+ */
+size_t mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
+                                    mca_coll_shmcico_stream_t *src, size_t max,
+                                    bool *complete);
+
+/** A stream over contiguous bytes. */
+static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *stream,
+                                                  void *bytes, size_t length)
+{
+    stream->contig = (unsigned char *) bytes;
+    stream->length = length;
+    stream->done = 0;
+    stream->pack = NULL;
+    stream->unpack = NULL;
+    stream->cookie = NULL;
+}
+
+#endif /* MCA_COLL_SHMCICO_STREAM_H */

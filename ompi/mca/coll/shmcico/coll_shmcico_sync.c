@@ -1,0 +1,227 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The synchronisation primitives (see coll_shmcico_sync.h and
+ * docs/protocol.md): the waiting loop, ops and banks, the received lines
+ * and the xfer lines.
+ */
+
+#include <sched.h>
+
+#include "coll_shmcico_sync.h"
+
+void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
+                                 unsigned *spins)
+{
+    if (waiter->yield) {
+        /* more processes than cores: the process we wait for may need
+         * this core to make progress */
+        if (NULL != waiter->progress) {
+            waiter->progress();
+        }
+        sched_yield();
+        return;
+    }
+    if (++*spins >= waiter->spins_per_progress) {
+        *spins = 0;
+        if (NULL != waiter->progress) {
+            waiter->progress();
+        }
+    } else {
+        mca_coll_shmcico_cpu_relax();
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Ops and banks                                                        */
+
+void mca_coll_shmcico_op_next(const mca_coll_shmcico_view_t *view, uint64_t *counter,
+                              mca_coll_shmcico_seq_t *op)
+{
+    op->seq = ++*counter;
+    op->bank = (uint32_t) (op->seq % view->layout.banks);
+    op->first_slot = op->bank * mca_coll_shmcico_bank_slots(view);
+}
+
+bool mca_coll_shmcico_op_done_at(const mca_coll_shmcico_view_t *view, int proc,
+                                 const mca_coll_shmcico_seq_t *op)
+{
+    /* Acquire pairs with the release in mca_coll_shmcico_op_finish():
+     * whatever proc did in op (reading slots, copying from a buffer)
+     * happened before. */
+    return atomic_load_explicit(&mca_coll_shmcico_done(view, proc)->op[op->bank],
+                                memory_order_acquire) >= op->seq;
+}
+
+void mca_coll_shmcico_op_claim(const mca_coll_shmcico_view_t *view, int me,
+                               const mca_coll_shmcico_waiter_t *waiter,
+                               const mca_coll_shmcico_seq_t *op)
+{
+    mca_coll_shmcico_seq_t previous = *op;
+    unsigned spins = 0;
+
+    if (op->seq <= view->layout.banks) {
+        return;                     /* the bank's first call */
+    }
+    previous.seq = op->seq - view->layout.banks;
+    for (int i = 0; i < (int) view->layout.nprocs; ++i) {
+        /* acquire (in _done_at): once process i is done with the previous
+         * call of the bank, its reads of the slots, flags and bank line
+         * are over, so they can be overwritten */
+        while (i != me && !mca_coll_shmcico_op_done_at(view, i, &previous)) {
+            mca_coll_shmcico_wait_round(waiter, &spins);
+        }
+    }
+}
+
+#define PREFETCHED_PROCS 16
+
+void mca_coll_shmcico_op_finish(const mca_coll_shmcico_view_t *view, int me,
+                                const mca_coll_shmcico_seq_t *op)
+{
+    uint32_t next_bank = (uint32_t) ((op->seq + 1) % view->layout.banks);
+    int p = (int) view->layout.nprocs;
+    int n = p - 1 < PREFETCHED_PROCS ? p - 1 : PREFETCHED_PROCS;
+
+    /* Release pairs with the acquire in mca_coll_shmcico_op_done_at():
+     * this process's reads and writes of op happen before anyone reuses
+     * what they touched.  A store to the process's own line: it does not
+     * wait for anything. */
+    atomic_store_explicit(&mca_coll_shmcico_done(view, me)->op[op->bank], op->seq,
+                          memory_order_release);
+    for (int i = 1; i <= n; ++i) {
+        __builtin_prefetch(&mca_coll_shmcico_done(view, (me + i) % p)->op[next_bank], 0, 3);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Received                                                             */
+
+void mca_coll_shmcico_received_start(const mca_coll_shmcico_view_t *view, int me,
+                                     const mca_coll_shmcico_seq_t *op)
+{
+    mca_coll_shmcico_received_t *line = mca_coll_shmcico_received(view, me, op->bank);
+
+    atomic_store_explicit(&line->count, 0, memory_order_relaxed);
+    /* Release pairs with the acquire of op in _reached(): a process that
+     * sees op sees the count reset, never an earlier call's count. */
+    atomic_store_explicit(&line->op, op->seq, memory_order_release);
+}
+
+void mca_coll_shmcico_received_set(const mca_coll_shmcico_view_t *view, int me,
+                                   const mca_coll_shmcico_seq_t *op, uint64_t count)
+{
+    /* Release pairs with the acquire of count in _reached(): what this
+     * process did with the units it counts (read a ring's slot, copied a
+     * chunk into its buffer) happens before. */
+    atomic_store_explicit(&mca_coll_shmcico_received(view, me, op->bank)->count, count,
+                          memory_order_release);
+}
+
+bool mca_coll_shmcico_received_reached(const mca_coll_shmcico_view_t *view, int proc,
+                                       const mca_coll_shmcico_seq_t *op, uint64_t count)
+{
+    mca_coll_shmcico_received_t *line = mca_coll_shmcico_received(view, proc, op->bank);
+
+    if (mca_coll_shmcico_op_done_at(view, proc, op)) {
+        return true;
+    }
+    /* acquire: pairs with the releases in _start() and _set() */
+    return atomic_load_explicit(&line->op, memory_order_acquire) == op->seq
+        && atomic_load_explicit(&line->count, memory_order_acquire) >= count;
+}
+
+/* ------------------------------------------------------------------ */
+/* Xfer                                                                 */
+
+/* never 0, so that a line opened without claims matches no call */
+static uint64_t claim_stamp(uint64_t seq)
+{
+    return (seq & UINT64_C(0x7fffffff)) | UINT64_C(0x80000000);
+}
+
+void mca_coll_shmcico_xfer_open(const mca_coll_shmcico_view_t *view, int me,
+                                const mca_coll_shmcico_seq_t *op, bool claims)
+{
+    mca_coll_shmcico_xfer_t *line = mca_coll_shmcico_xfer(view, me, op->bank);
+
+    atomic_store_explicit(&line->claim, claims ? claim_stamp(op->seq) << 32 : 0,
+                          memory_order_relaxed);
+    atomic_store_explicit(&line->completed, 0, memory_order_relaxed);
+    atomic_store_explicit(&line->acks, 0, memory_order_relaxed);
+    /* Release pairs with the acquire in mca_coll_shmcico_xfer_claim() and
+     * with the acquire of the flag that announces the single copy (posted
+     * after this): the counters are reset before anyone uses them. */
+    atomic_store_explicit(&line->op, op->seq, memory_order_release);
+}
+
+bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
+                                 const mca_coll_shmcico_seq_t *op, uint64_t nchunks,
+                                 uint64_t *chunk)
+{
+    mca_coll_shmcico_xfer_t *line = mca_coll_shmcico_xfer(view, proc, op->bank);
+    uint64_t stamp = claim_stamp(op->seq) << 32, value;
+
+    /* acquire: pairs with the release in _open() */
+    if (atomic_load_explicit(&line->op, memory_order_acquire) != op->seq) {
+        return false;
+    }
+    value = atomic_load_explicit(&line->claim, memory_order_relaxed);
+    do {
+        /* a stamp of another call: the line moved on (every chunk of
+         * this call is done) or was opened without claims */
+        if ((value & ~UINT64_C(0xffffffff)) != stamp
+            || (value & UINT64_C(0xffffffff)) >= nchunks) {
+            return false;
+        }
+        /* acq_rel: the winner of a chunk owns it; the line cannot be
+         * reopened until the chunk is completed */
+    } while (!atomic_compare_exchange_weak_explicit(&line->claim, &value, value + 1,
+                                                    memory_order_acq_rel,
+                                                    memory_order_relaxed));
+    *chunk = value & UINT64_C(0xffffffff);
+    return true;
+}
+
+void mca_coll_shmcico_xfer_complete(const mca_coll_shmcico_view_t *view, int proc,
+                                    const mca_coll_shmcico_seq_t *op)
+{
+    /* Release pairs with the acquire in _completed(): the chunk's bytes
+     * are in place before the count says so. */
+    atomic_fetch_add_explicit(&mca_coll_shmcico_xfer(view, proc, op->bank)->completed, 1,
+                              memory_order_release);
+}
+
+uint64_t mca_coll_shmcico_xfer_completed(const mca_coll_shmcico_view_t *view, int proc,
+                                         const mca_coll_shmcico_seq_t *op)
+{
+    /* acquire: pairs with the release in _complete() */
+    return atomic_load_explicit(&mca_coll_shmcico_xfer(view, proc, op->bank)->completed,
+                                memory_order_acquire);
+}
+
+void mca_coll_shmcico_xfer_ack(const mca_coll_shmcico_view_t *view, int proc,
+                               const mca_coll_shmcico_seq_t *op)
+{
+    /* Release pairs with the acquire in _acks(): this process's reads of
+     * proc's buffer (and its writes into it) happen before proc returns
+     * to its caller, who may reuse the buffer. */
+    atomic_fetch_add_explicit(&mca_coll_shmcico_xfer(view, proc, op->bank)->acks, 1,
+                              memory_order_release);
+}
+
+uint64_t mca_coll_shmcico_xfer_acks(const mca_coll_shmcico_view_t *view, int me,
+                                    const mca_coll_shmcico_seq_t *op)
+{
+    /* acquire: pairs with the release in _ack() */
+    return atomic_load_explicit(&mca_coll_shmcico_xfer(view, me, op->bank)->acks,
+                                memory_order_acquire);
+}

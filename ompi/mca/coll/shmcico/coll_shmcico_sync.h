@@ -1,0 +1,190 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Synchronisation primitives of coll/shmcico: waiting, slot flags, the
+ * bank an op uses, the lines that say how far a process got, and the
+ * chunk claims and acknowledgements of single copies.  Every
+ * acquire/release pair is commented at both ends.  The protocol built on
+ * them is described in docs/protocol.md ("Ops and banks", "Flags",
+ * "Rings", "Single copy").
+ *
+ *  - Every process numbers the collective calls on a communicator
+ *    (seq = 1, 2, ...); call n uses bank n % w, and every call takes one
+ *    number whatever its size, so processes agree without talking even
+ *    when their arguments do not.
+ *  - Before it writes a slot, a flag or the bank line of bank b in call n,
+ *    a process waits until every other process is done with call n - w
+ *    (done[b] >= n - w): nobody reads that bank's previous contents any
+ *    more.  Every process stores done[b] = n when it no longer touches
+ *    anything of call n.
+ *  - A flag holds (seq, lap, size, total, payload).  The first post of a
+ *    slot in call n stores lap 0, then seq = n with release; a later post
+ *    of the same slot in the same call (a ring's next lap) stores lap with
+ *    release.  A reader waits for seq == n, then lap == L, both with
+ *    acquire, in that order: once it sees seq == n it cannot see a lap of
+ *    an earlier call.
+ */
+
+#ifndef MCA_COLL_SHMCICO_SYNC_H
+#define MCA_COLL_SHMCICO_SYNC_H
+
+#include "coll_shmcico_segment.h"
+
+/**
+ * How a process waits: spin, and every spins_per_progress rounds call
+ * progress() (Open MPI's opal_progress) so that other communication
+ * keeps moving; when yield is set (more processes than cores) give the
+ * core away on every round.
+ */
+typedef struct mca_coll_shmcico_waiter_t {
+    void (*progress)(void);
+    bool yield;
+    unsigned spins_per_progress;
+} mca_coll_shmcico_waiter_t;
+
+/** One collective call as the protocol sees it. */
+typedef struct mca_coll_shmcico_seq_t {
+    uint64_t seq;                   /**< n, the call's number */
+    uint32_t bank;                  /**< n % w */
+    uint32_t first_slot;            /**< the bank's first slot */
+} mca_coll_shmcico_seq_t;
+
+static inline void mca_coll_shmcico_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/** One round of a waiting loop (see mca_coll_shmcico_waiter_t). */
+void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
+                                 unsigned *spins);
+
+/* ------------------------------------------------------------------ */
+/* Ops and banks                                                        */
+
+/** The next call: its number and bank (no waiting). */
+void mca_coll_shmcico_op_next(const mca_coll_shmcico_view_t *view, uint64_t *counter,
+                              mca_coll_shmcico_seq_t *op);
+
+/** Wait until every other process is done with the bank's previous call,
+ *  before this process writes a slot, flag or bank line of op's bank. */
+void mca_coll_shmcico_op_claim(const mca_coll_shmcico_view_t *view, int me,
+                               const mca_coll_shmcico_waiter_t *waiter,
+                               const mca_coll_shmcico_seq_t *op);
+
+/** Whether process proc is done with op (it touches nothing of it). */
+bool mca_coll_shmcico_op_done_at(const mca_coll_shmcico_view_t *view, int proc,
+                                 const mca_coll_shmcico_seq_t *op);
+
+/** This process touches nothing of op any more; fetch into the cache
+ *  what the next call's claim will read. */
+void mca_coll_shmcico_op_finish(const mca_coll_shmcico_view_t *view, int me,
+                                const mca_coll_shmcico_seq_t *op);
+
+/* ------------------------------------------------------------------ */
+/* Flags                                                                */
+
+/**
+ * Post a flag for fragment "lap" of op: the fragment (in the slot or the
+ * payload) and the payload must be written before.  The release store
+ * (seq for lap 0, lap for later laps) pairs with the acquire loads in
+ * mca_coll_shmcico_flag_arrived(): a reader that sees it sees the
+ * fragment, size, total and payload.
+ */
+static inline void mca_coll_shmcico_flag_post(mca_coll_shmcico_flag_t *flag,
+                                              const mca_coll_shmcico_seq_t *op,
+                                              uint64_t lap, uint64_t size, uint64_t total)
+{
+    atomic_store_explicit(&flag->size, size, memory_order_relaxed);
+    atomic_store_explicit(&flag->total, total, memory_order_relaxed);
+    if (0 == lap) {
+        atomic_store_explicit(&flag->lap, 0, memory_order_relaxed);
+        atomic_store_explicit(&flag->seq, op->seq, memory_order_release);
+    } else {
+        atomic_store_explicit(&flag->lap, lap, memory_order_release);
+    }
+}
+
+/** Whether the flag holds fragment "lap" of op (acquire: pairs with the
+ *  release in mca_coll_shmcico_flag_post(); seq first, see the top). */
+static inline bool mca_coll_shmcico_flag_arrived(mca_coll_shmcico_flag_t *flag,
+                                                 const mca_coll_shmcico_seq_t *op,
+                                                 uint64_t lap)
+{
+    return atomic_load_explicit(&flag->seq, memory_order_acquire) == op->seq
+        && atomic_load_explicit(&flag->lap, memory_order_acquire) == lap;
+}
+
+/** Size and kind bits of an arrived flag. */
+static inline uint64_t mca_coll_shmcico_flag_size(const mca_coll_shmcico_flag_t *flag)
+{
+    return atomic_load_explicit(&flag->size, memory_order_relaxed);
+}
+
+/** The writer's bytes of the whole block, of an arrived flag. */
+static inline uint64_t mca_coll_shmcico_flag_total(const mca_coll_shmcico_flag_t *flag)
+{
+    return atomic_load_explicit(&flag->total, memory_order_relaxed);
+}
+
+/* ------------------------------------------------------------------ */
+/* How far a process got (rings, and chunks a Bcast source holds)        */
+
+/** Start counting what this process received in op (count 0). */
+void mca_coll_shmcico_received_start(const mca_coll_shmcico_view_t *view, int me,
+                                     const mca_coll_shmcico_seq_t *op);
+
+/** This process received count units of op (release: see _reached). */
+void mca_coll_shmcico_received_set(const mca_coll_shmcico_view_t *view, int me,
+                                   const mca_coll_shmcico_seq_t *op, uint64_t count);
+
+/** Whether process proc received at least count units of op, or is done
+ *  with it. */
+bool mca_coll_shmcico_received_reached(const mca_coll_shmcico_view_t *view, int proc,
+                                       const mca_coll_shmcico_seq_t *op, uint64_t count);
+
+/* ------------------------------------------------------------------ */
+/* Single copy: chunk claims and acknowledgements (the xfer line)       */
+
+/** Open this process's xfer line for op: no reader finished yet, and,
+ *  with claims, chunks 0, 1, ... free for this process and its partner. */
+void mca_coll_shmcico_xfer_open(const mca_coll_shmcico_view_t *view, int me,
+                                const mca_coll_shmcico_seq_t *op, bool claims);
+
+/** Take the next chunk of the single copy through proc's xfer line:
+ *  false when none is left, or proc offers no claims in op. */
+bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
+                                 const mca_coll_shmcico_seq_t *op, uint64_t nchunks,
+                                 uint64_t *chunk);
+
+/** A chunk taken with mca_coll_shmcico_xfer_claim() is copied. */
+void mca_coll_shmcico_xfer_complete(const mca_coll_shmcico_view_t *view, int proc,
+                                    const mca_coll_shmcico_seq_t *op);
+
+/** Chunks of proc's single copy in op copied so far (its line open). */
+uint64_t mca_coll_shmcico_xfer_completed(const mca_coll_shmcico_view_t *view, int proc,
+                                         const mca_coll_shmcico_seq_t *op);
+
+/** A reader is finished with proc's buffer (proc's xfer line is open for
+ *  op: it was opened before the flag the reader followed). */
+void mca_coll_shmcico_xfer_ack(const mca_coll_shmcico_view_t *view, int proc,
+                               const mca_coll_shmcico_seq_t *op);
+
+/** Readers finished with this process's buffer in op (its line open). */
+uint64_t mca_coll_shmcico_xfer_acks(const mca_coll_shmcico_view_t *view, int me,
+                                    const mca_coll_shmcico_seq_t *op);
+
+#endif /* MCA_COLL_SHMCICO_SYNC_H */

@@ -1,0 +1,215 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Which transport serves each block, proved with the MPI_T counters
+ * coll_shmcico_<op>_queue and coll_shmcico_<op>_single_copy (each moves
+ * by one for a served call in which a block this process sends or
+ * receives went that way):
+ *  - every operation, blocks below, at and above its crossover
+ *    (coll_shmcico_<op>_single_copy_min) and of 4 MiB, every root;
+ *  - v-variants with one block above the crossover and the others below:
+ *    both transports in one call, each process counting the blocks it
+ *    takes part in;
+ *  - derived datatypes: a vector of 8-byte pieces (not worth a single
+ *    copy: through the queues), a vector of 4 KiB pieces (single copy);
+ *  - every byte checked, every call served.
+ * Modes:
+ *   single    single copy works (coll_shmcico_single_copy_comms moved)
+ *   off       run with coll_shmcico_single_copy off: queues only, nothing
+ *             refused
+ *   refused   the processes make themselves non-dumpable before
+ *             MPI_Init and run without CAP_SYS_PTRACE (the suite drops it
+ *             from the bounding set): the kernel refuses CMA between
+ *             them, the segment's setup finds out
+ *             (coll_shmcico_single_copy_refused moved), every block goes
+ *             through the queues and the data is right.
+ *
+ * Usage: test_transport single|off|refused
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "shmcico_test.h"
+
+static int rank, size;
+static int single_works;
+
+/* the transports a process must count for its part of a call */
+typedef struct expect_t {
+    int single;
+    int queue;
+} expect_t;
+
+static void note(expect_t *e, size_t bytes, size_t min)
+{
+    if (bytes > 0 && bytes >= min && single_works) {
+        e->single = 1;
+    } else {
+        e->queue = 1;
+    }
+}
+
+/* process me's part of op with these block sizes */
+static expect_t expected(st_op op, int root, const int *counts, size_t min)
+{
+    expect_t e = { 0, 0 };
+
+    if (ST_BCAST == op) {
+        note(&e, (size_t) counts[0], min);
+        return e;
+    }
+    for (int j = 0; j < size; ++j) {
+        int takes_part = ST_ALLGATHER == op || ST_ALLGATHERV == op
+            ? 1 : j != root && (rank == root || rank == j);
+        if (takes_part) {
+            note(&e, (size_t) counts[j], min);
+        }
+    }
+    return e;
+}
+
+static unsigned long long counter_of(st_op op, const char *what)
+{
+    char name[64];
+
+    snprintf(name, sizeof(name), "%s_%s", st_op_name(op), what);
+    return st_counter(name);
+}
+
+static void call_and_check(st_op op, int root, const int *counts, size_t min, uint64_t seed)
+{
+    unsigned long long s0 = counter_of(op, "single_copy"), q0 = counter_of(op, "queue");
+    unsigned long long v0 = counter_of(op, "served");
+    expect_t e = expected(op, root, counts, min);
+
+    st_simple_call(op, MPI_COMM_WORLD, root, counts, seed);
+    ST_CHECK(counter_of(op, "served") - v0 == 1, "%s counts[0]=%d: not served",
+             st_op_name(op), counts[0]);
+    ST_CHECK(counter_of(op, "single_copy") - s0 == (unsigned) e.single
+             && counter_of(op, "queue") - q0 == (unsigned) e.queue,
+             "%s root %d counts[0]=%d counts[1]=%d: single copy +%llu queue +%llu, "
+             "expected +%d +%d", st_op_name(op), root, counts[0], counts[1 % size],
+             counter_of(op, "single_copy") - s0, counter_of(op, "queue") - q0,
+             e.single, e.queue);
+}
+
+/* every operation below, at and above its crossover, every root */
+static void sizes(void)
+{
+    for (int op = 0; op < ST_NOPS; ++op) {
+        char name[64];
+        size_t min;
+
+        snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name((st_op) op));
+        min = (size_t) st_cvar(name);
+        size_t list[] = { 8, min - 1, min, min + 1, 4 * min + 3, 4 << 20 };
+        for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); ++i) {
+            for (int root = 0; root < size; ++root) {
+                int counts[64];
+                for (int j = 0; j < size; ++j) {
+                    counts[j] = (int) list[i];
+                }
+                call_and_check((st_op) op, root, counts, min, 10 * i + (uint64_t) root);
+            }
+        }
+    }
+}
+
+/* one block above the crossover, the others below (zeros too) */
+static void mixed(void)
+{
+    static const st_op ops[] = { ST_SCATTERV, ST_GATHERV, ST_ALLGATHERV };
+
+    for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); ++k) {
+        char name[64];
+        size_t min;
+
+        snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(ops[k]));
+        min = (size_t) st_cvar(name);
+        for (int root = 0; root < size; ++root) {
+            int counts[64];
+            for (int j = 0; j < size; ++j) {
+                counts[j] = j == (root + 1) % size ? (int) (2 * min + 5) : (j % 2) * 100;
+            }
+            call_and_check(ops[k], root, counts, min, 900 + (uint64_t) root);
+        }
+    }
+}
+
+/* A Bcast of a vector of pieces of piece bytes: worth a single copy
+ * only when the pieces are large. */
+static void vector_bcast(int pieces, int piece_doubles, int want_single)
+{
+    MPI_Datatype vec;
+    size_t span = (size_t) pieces * 2 * piece_doubles * sizeof(double);
+    st_buf buf = st_alloc(span);
+    unsigned long long s0 = counter_of(ST_BCAST, "single_copy");
+    unsigned long long q0 = counter_of(ST_BCAST, "queue");
+    double *d = (double *) buf.data;
+    int err;
+
+    MPI_Type_vector(pieces, piece_doubles, 2 * piece_doubles, MPI_DOUBLE, &vec);
+    MPI_Type_commit(&vec);
+    for (size_t i = 0; i < span / sizeof(double); ++i) {
+        d[i] = 0 == rank ? (double) i : -1.0;
+    }
+    err = MPI_Bcast(buf.data, 1, vec, 0, MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "vector bcast: error %d", err);
+    for (size_t i = 0; i < span / sizeof(double); ++i) {
+        int in_type = (i / (size_t) piece_doubles) % 2 == 0;
+        double want = in_type || 0 == rank ? (double) i : -1.0;
+        if (d[i] != want) {
+            st_fail("vector bcast of %d-double pieces: element %zu is %g", piece_doubles, i,
+                    d[i]);
+            break;
+        }
+    }
+    ST_CHECK(st_guards_ok(&buf), "vector bcast: guards overwritten");
+    ST_CHECK(counter_of(ST_BCAST, "single_copy") - s0 == (unsigned) (want_single && single_works)
+             && counter_of(ST_BCAST, "queue") - q0 == (unsigned) !(want_single && single_works),
+             "vector bcast of %d-double pieces: single copy +%llu queue +%llu", piece_doubles,
+             counter_of(ST_BCAST, "single_copy") - s0, counter_of(ST_BCAST, "queue") - q0);
+    MPI_Type_free(&vec);
+    st_free(&buf);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+
+    if (0 == strcmp(mode, "refused")) {
+        /* before MPI_Init: no process of the job may read another's memory */
+        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+    st_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    single_works = 0 == strcmp(mode, "single");
+    /* counters count from their first read: before the first segment */
+    (void) st_counter("single_copy_comms");
+    (void) st_counter("single_copy_refused");
+    if (size > 64 || (!single_works && 0 != strcmp(mode, "off")
+                      && 0 != strcmp(mode, "refused"))) {
+        st_fail("usage: test_transport single|off|refused (at most 64 processes)");
+        return st_finish("test_transport");
+    }
+    sizes();
+    mixed();
+    vector_bcast(40000, 1, 0);
+    vector_bcast(64, 512, 1);
+    ST_CHECK(st_counter("single_copy_comms") == (unsigned) single_works,
+             "single_copy_comms moved by %llu", st_counter("single_copy_comms"));
+    ST_CHECK(st_counter("single_copy_refused") == (unsigned) (0 == strcmp(mode, "refused")),
+             "single_copy_refused moved by %llu", st_counter("single_copy_refused"));
+    return st_finish("test_transport");
+}
