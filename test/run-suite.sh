@@ -288,6 +288,14 @@ default_suite() {
             -- env TC_TRANSPORT=queue bash -c "mpi 4 single_copy off -- mpi/test_vector $op"
     done
 
+    echo "== per-communicator hints"
+    for np in 2 5; do
+        run_case "hints-np$np" 300 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree chain/4\)' \
+            --expect 'hint shmcico_tree=kary ignored \(the communicator.s segment is made already\); in effect: chain' \
+            --expect 'hint shmcico_max_bytes=bcast:lots ignored \(not a valid value\)' \
+            -- mpi $np verbose 10 -- mpi/test_hints
+    done
+
     echo "== fallback"
     limits=()
     for op in bcast scatter scatterv gather gatherv allgather allgatherv; do

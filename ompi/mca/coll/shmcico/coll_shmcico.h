@@ -169,6 +169,7 @@ typedef struct mca_coll_shmcico_module_t {
 
     mca_coll_shmcico_segment_state_t state;
     mca_coll_shmcico_params_t params;
+    bool disabled;                  /**< the shmcico_disable hint */
     mca_coll_shmcico_engine_t engine;
     mca_coll_shmcico_tree_t tree;
     mca_coll_shmcico_copy_t copy;
@@ -222,6 +223,30 @@ void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n);
 void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
                                struct ompi_communicator_t *comm,
                                const char *why);
+
+/** Register the MCA parameters (coll_shmcico_params.c), and check them
+ *  when the component opens. */
+void mca_coll_shmcico_params_register(void);
+void mca_coll_shmcico_params_check(void);
+
+/* ------------------------------------------------------------------ */
+/* Per-communicator hints (coll_shmcico_hints.c)                        */
+
+void mca_coll_shmcico_hints_open(void);
+void mca_coll_shmcico_hints_close(void);
+
+/** Apply the communicator's shmcico_* info keys to the module and follow
+ *  later MPI_Comm_set_info calls. */
+void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
+                                      struct ompi_communicator_t *comm);
+
+/** Put the values in effect into the communicator's info (after the
+ *  segment is made: rank 0's, and the single copy that works). */
+void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
+                                   struct ompi_communicator_t *comm);
+
+/** The module goes away: no more callbacks for it. */
+void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module);
 
 /** Names of the operations ("bcast", ...) and of the single-copy modes. */
 extern const char *const mca_coll_shmcico_op_names[MCA_COLL_SHMCICO_OP_COUNT];

@@ -24,6 +24,8 @@
  *   info) header
  *   single copy         Linux CMA only          opal's smsc framework (cma,
  *                                               xpmem, knem), or CMA
+ *   info subscriber     char * strings          const char * strings
+ *   callback
  *
  * Open MPI main (6.x, coll component API 3.0.0) changes more; see
  * docs/versions.md for what a port needs: counts become size_t arrays
@@ -71,6 +73,11 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
     (void) opal_pmix_register_cleanup(path, false, false, false);
 }
 
+/** An info subscriber's callback and the type of its strings. */
+#define MCA_COLL_SHMCICO_HINT_VALUE const char *
+#define MCA_COLL_SHMCICO_HINT_CALLBACK(name, object, key, value)                \
+    const char *name(opal_infosubscriber_t *object, const char *key, const char *value)
+
 #else /* Open MPI 4.1 */
 
 #include "ompi/mca/rte/rte.h"
@@ -88,6 +95,10 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
         (void) opal_pmix.register_cleanup(path, false, false, false);
     }
 }
+
+#define MCA_COLL_SHMCICO_HINT_VALUE char *
+#define MCA_COLL_SHMCICO_HINT_CALLBACK(name, object, key, value)                \
+    char *name(opal_infosubscriber_t *object, char *key, char *value)
 
 #endif
 

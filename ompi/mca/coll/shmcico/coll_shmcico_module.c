@@ -29,6 +29,7 @@ static int shmcico_module_disable(mca_coll_base_module_t *module,
 static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
 {
     module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
+    module->disabled = false;
     module->streams = NULL;
     module->regions = NULL;
     module->blocks = NULL;
@@ -60,6 +61,7 @@ static void release_previous(mca_coll_shmcico_module_t *module)
 
 static void shmcico_module_destruct(mca_coll_shmcico_module_t *module)
 {
+    mca_coll_shmcico_hints_forget(module);
     mca_coll_shmcico_segment_release(module);
     release_previous(module);
 }
@@ -162,6 +164,7 @@ static int shmcico_module_enable(mca_coll_base_module_t *super,
         return OMPI_ERROR;
     }
     module->params = mca_coll_shmcico_component.params;
+    mca_coll_shmcico_hints_subscribe(module, comm);
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                              MCA_COLL_SHMCICO_COMM_FMT "enabled, segment made %s",
                              MCA_COLL_SHMCICO_COMM_ARGS(comm),
@@ -176,6 +179,7 @@ static int shmcico_module_disable(mca_coll_base_module_t *super,
                                   struct ompi_communicator_t *comm)
 {
     (void) comm;
+    mca_coll_shmcico_hints_forget((mca_coll_shmcico_module_t *) super);
     release_previous((mca_coll_shmcico_module_t *) super);
     return OMPI_SUCCESS;
 }

@@ -99,7 +99,8 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
     bytes = module->streams[i].stream.length;
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream,
                                           .chunk = chunk_for(module, bytes) };
-    if (MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode && bytes > 0
+    if (MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode
+        && MCA_COLL_SHMCICO_SINGLE_OFF != module->params.single_copy && bytes > 0
         && bytes >= module->params.single_min[op]
         && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,
                                         buf, count, dtype)) {
@@ -281,6 +282,10 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     if (is_rooted(a->op) && (a->root < 0 || a->root >= p)) {
         *rc = MPI_ERR_ROOT;             /* the same on every process */
         return true;
+    }
+    if (module->disabled) {
+        mca_coll_shmcico_fallback(a->op, comm, "the shmcico_disable hint");
+        return false;
     }
     if (moves_nothing(a, me, p)) {
         return served_empty(a->op, comm, rc);

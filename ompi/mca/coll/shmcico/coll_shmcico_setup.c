@@ -483,6 +483,8 @@ void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
         (void) recv_from(&s, &verdict, sizeof(verdict), 0);
     }
     finish(&s, &verdict);
+    /* rank 0's values and the single copy that works are in effect now */
+    mca_coll_shmcico_hints_publish(module, comm);
 }
 
 void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)

@@ -1,0 +1,434 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Per-communicator hints: MPI_Info keys given to MPI_Comm_dup_with_info,
+ * MPI_Comm_split_type or MPI_Comm_set_info override the MCA parameters
+ * for that communicator (docs/user-guide.md, "Tuning one communicator").
+ *
+ *   shmcico_disable           true | false
+ *   shmcico_tree              kary | knomial | flat | chain | numa
+ *   shmcico_tree_degree       2 to 1024
+ *   shmcico_single_copy       auto | cma | smsc | off
+ *   shmcico_max_bytes         bytes for every operation, or a list
+ *                             "op:bytes,op:bytes" (0: no limit)
+ *   shmcico_single_copy_min   the same, for the single-copy crossovers
+ *
+ * (Open MPI 4.1 takes keys of at most 27 characters from a component, so
+ * the operations are named in the values, not the keys.)
+ *
+ * The module subscribes to each key when it is enabled (Open MPI calls
+ * back at once with the value the communicator already has, or the
+ * default, and again at every MPI_Comm_set_info).  MPI_Comm_get_info
+ * reports the values in effect: an accepted hint as given, the default
+ * of a key nobody set, and, once the segment is made, what its setup
+ * decided (rank 0's values, which travel with the segment, and the single
+ * copy that works).  An invalid hint, or one that can no longer apply
+ * (the tree of a segment that is made), gets a message at verbose level
+ * 1 and is ignored: as MPI says of ignored hints, MPI_Comm_get_info does
+ * not return it.  All processes must give the same values, as MPI
+ * requires of such hints.
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/util/info.h"
+#include "opal/util/info_subscriber.h"
+
+#include "coll_shmcico.h"
+
+/* ------------------------------------------------------------------ */
+/* Which module a communicator's callback is for                        */
+
+#define REGISTRY_GROWTH 16
+
+static struct {
+    opal_mutex_t lock;
+    bool ready;
+    struct { void *comm; mca_coll_shmcico_module_t *module; } *entries;
+    int count, room;
+} registry = { .ready = false };
+
+static mca_coll_shmcico_module_t *registry_find(void *comm)
+{
+    mca_coll_shmcico_module_t *module = NULL;
+
+    OPAL_THREAD_LOCK(&registry.lock);
+    for (int i = 0; i < registry.count && NULL == module; ++i) {
+        module = registry.entries[i].comm == comm ? registry.entries[i].module : NULL;
+    }
+    OPAL_THREAD_UNLOCK(&registry.lock);
+    return module;
+}
+
+static bool registry_add(void *comm, mca_coll_shmcico_module_t *module)
+{
+    bool ok = true;
+
+    OPAL_THREAD_LOCK(&registry.lock);
+    if (registry.count == registry.room) {
+        void *grown = realloc(registry.entries, (size_t) (registry.room + REGISTRY_GROWTH)
+                                                * sizeof(*registry.entries));
+        ok = NULL != grown;
+        if (ok) {
+            registry.entries = grown;
+            registry.room += REGISTRY_GROWTH;
+        }
+    }
+    if (ok) {
+        registry.entries[registry.count].comm = comm;
+        registry.entries[registry.count++].module = module;
+    }
+    OPAL_THREAD_UNLOCK(&registry.lock);
+    return ok;
+}
+
+void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module)
+{
+    if (!registry.ready) {
+        return;
+    }
+    OPAL_THREAD_LOCK(&registry.lock);
+    for (int i = 0; i < registry.count; ++i) {
+        if (registry.entries[i].module == module) {
+            registry.entries[i] = registry.entries[--registry.count];
+            break;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&registry.lock);
+}
+
+void mca_coll_shmcico_hints_open(void)
+{
+    OBJ_CONSTRUCT(&registry.lock, opal_mutex_t);
+    registry.ready = true;
+}
+
+void mca_coll_shmcico_hints_close(void)
+{
+    if (registry.ready) {
+        free(registry.entries);
+        registry.entries = NULL;
+        registry.count = registry.room = 0;
+        OBJ_DESTRUCT(&registry.lock);
+        registry.ready = false;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                               */
+
+static bool parse_bytes(const char *text, uint64_t *bytes)
+{
+    char *end;
+    unsigned long long value;
+
+    errno = 0;
+    value = strtoull(text, &end, 10);
+    if (end == text || 0 != errno || '-' == text[0]) {
+        return false;
+    }
+    switch (*end) {
+    case 'K': case 'k': value <<= 10; ++end; break;
+    case 'M': case 'm': value <<= 20; ++end; break;
+    case 'G': case 'g': value <<= 30; ++end; break;
+    default: break;
+    }
+    *bytes = value;
+    return '\0' == *end;
+}
+
+static bool parse_bool(const char *text, bool *value)
+{
+    if (0 == strcasecmp(text, "true") || 0 == strcmp(text, "1") || 0 == strcasecmp(text, "yes")) {
+        *value = true;
+        return true;
+    }
+    if (0 == strcasecmp(text, "false") || 0 == strcmp(text, "0")
+        || 0 == strcasecmp(text, "no")) {
+        *value = false;
+        return true;
+    }
+    return false;
+}
+
+static bool parse_name(const char *text, const char *const *names, int count, int32_t *value)
+{
+    for (int i = 0; i < count; ++i) {
+        if (NULL != names[i] && 0 == strcasecmp(text, names[i])) {
+            *value = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* the text of a value in effect (thread-local: Open MPI copies it) */
+static __thread char text[MPI_MAX_INFO_VAL];
+
+static const char *number(uint64_t value)
+{
+    snprintf(text, sizeof(text), "%llu", (unsigned long long) value);
+    return text;
+}
+
+/* per operation: one number when all are the same, else op:bytes,... */
+static const char *per_op(const uint64_t *values)
+{
+    size_t at = 0;
+    bool same = true;
+
+    for (int op = 1; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
+        same &= values[op] == values[0];
+    }
+    if (same) {
+        return number(values[0]);
+    }
+    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT && at < sizeof(text); ++op) {
+        at += (size_t) snprintf(text + at, sizeof(text) - at, "%s%s:%llu", 0 == op ? "" : ",",
+                                mca_coll_shmcico_op_names[op],
+                                (unsigned long long) values[op]);
+    }
+    return text;
+}
+
+static int op_named(const char *name, size_t len)
+{
+    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
+        if (strlen(mca_coll_shmcico_op_names[op]) == len
+            && 0 == strncmp(name, mca_coll_shmcico_op_names[op], len)) {
+            return op;
+        }
+    }
+    return -1;
+}
+
+/* one item of a per-operation value, "bytes" or "op:bytes", into parsed */
+static bool parse_item(char *item, uint64_t *parsed)
+{
+    char *colon = strchr(item, ':');
+    int op = -1;
+    uint64_t bytes;
+
+    if (NULL != colon) {
+        *colon = '\0';
+        if ((op = op_named(item, strlen(item))) < 0) {
+            return false;
+        }
+    }
+    if (!parse_bytes(NULL != colon ? colon + 1 : item, &bytes)) {
+        return false;
+    }
+    for (int i = 0; i < MCA_COLL_SHMCICO_OP_COUNT; ++i) {
+        parsed[i] = op < 0 || op == i ? bytes : parsed[i];
+    }
+    return true;
+}
+
+/* "bytes" for every operation, or "op:bytes,op:bytes" for some: into
+ * values only when all of it is valid */
+static bool parse_per_op(const char *value, uint64_t *values)
+{
+    uint64_t parsed[MCA_COLL_SHMCICO_OP_COUNT];
+    char item[64];
+
+    memcpy(parsed, values, sizeof(parsed));
+    for (const char *at = value; '\0' != *at; at += '\0' != *at) {
+        size_t len = strcspn(at, ",");
+        if (len >= sizeof(item)) {
+            return false;
+        }
+        memcpy(item, at, len);
+        item[len] = '\0';
+        if (!parse_item(item, parsed)) {
+            return false;
+        }
+        at += len;
+    }
+    memcpy(values, parsed, sizeof(parsed));
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The keys                                                             */
+
+typedef enum { HINT_DISABLE, HINT_TREE, HINT_TREE_DEGREE, HINT_SINGLE_COPY, HINT_MAX_BYTES,
+               HINT_SINGLE_MIN } hint_kind_t;
+
+typedef struct hint_t {
+    char name[28];                  /* Open MPI 4.1: at most 27 characters */
+    hint_kind_t kind;
+} hint_t;
+
+static const hint_t hints[] = {
+    { "shmcico_disable", HINT_DISABLE },
+    { "shmcico_tree", HINT_TREE },
+    { "shmcico_tree_degree", HINT_TREE_DEGREE },
+    { "shmcico_single_copy", HINT_SINGLE_COPY },
+    { "shmcico_max_bytes", HINT_MAX_BYTES },
+    { "shmcico_single_copy_min", HINT_SINGLE_MIN }
+};
+
+static const int nhints = (int) (sizeof(hints) / sizeof(hints[0]));
+
+static const hint_t *find_hint(const char *key)
+{
+    for (int i = 0; i < nhints; ++i) {
+        if (0 == strcmp(key, hints[i].name)) {
+            return &hints[i];
+        }
+    }
+    return NULL;
+}
+
+static bool segment_made(const mca_coll_shmcico_module_t *m)
+{
+    return MCA_COLL_SHMCICO_SEGMENT_NONE != m->state;
+}
+
+/* the value of a hint in effect on the module */
+static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h)
+{
+    const mca_coll_shmcico_params_t *p = &m->params;
+    bool single = MCA_COLL_SHMCICO_SINGLE_OFF != p->single_copy
+        && (!segment_made(m) || MCA_COLL_SHMCICO_SINGLE_OFF != m->copy.mode);
+
+    switch (h->kind) {
+    case HINT_DISABLE: return m->disabled ? "true" : "false";
+    case HINT_TREE: return mca_coll_shmcico_tree_name(p->tree);
+    case HINT_TREE_DEGREE: return number((uint64_t) p->tree_degree);
+    case HINT_SINGLE_COPY:
+        return !single ? "off" : mca_coll_shmcico_single_names[segment_made(m)
+                                                               ? (int) m->copy.mode
+                                                               : p->single_copy];
+    case HINT_MAX_BYTES: return per_op(p->max_bytes);
+    default: return per_op(p->single_min);
+    }
+}
+
+/* a single copy mode asked for once the segment is made: off always
+ * works, on only where the segment has a copier */
+static bool single_copy_now(mca_coll_shmcico_module_t *m, int32_t mode)
+{
+    if (!segment_made(m)) {
+        m->params.single_copy = mode;
+        return true;
+    }
+    if (MCA_COLL_SHMCICO_SINGLE_OFF != mode && MCA_COLL_SHMCICO_SINGLE_OFF == m->copy.mode) {
+        return false;
+    }
+    m->params.single_copy = mode;
+    return true;
+}
+
+/* Apply a value; false when it is invalid or cannot apply now. */
+static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *value)
+{
+    mca_coll_shmcico_params_t *p = &m->params;
+    uint64_t bytes;
+    int32_t choice;
+    bool flag;
+
+    switch (h->kind) {
+    case HINT_DISABLE:
+        return parse_bool(value, &flag) && ((m->disabled = flag), true);
+    case HINT_TREE:
+        return !segment_made(m)
+            && parse_name(value, (const char *const[]) { "kary", "knomial", "flat", "chain",
+                                                         "numa" },
+                          MCA_COLL_SHMCICO_TREE_COUNT, &p->tree);
+    case HINT_TREE_DEGREE:
+        return !segment_made(m) && parse_bytes(value, &bytes) && bytes >= 2 && bytes <= 1024
+            && ((p->tree_degree = (int32_t) bytes), true);
+    case HINT_SINGLE_COPY:
+        return parse_name(value, mca_coll_shmcico_single_names, MCA_COLL_SHMCICO_SINGLE_COUNT,
+                          &choice) && single_copy_now(m, choice);
+    case HINT_MAX_BYTES:
+        return parse_per_op(value, p->max_bytes);
+    default:
+        return parse_per_op(value, p->single_min);
+    }
+}
+
+/* why a value could not apply */
+static const char *refusal(const mca_coll_shmcico_module_t *m, const hint_t *h)
+{
+    if ((HINT_TREE == h->kind || HINT_TREE_DEGREE == h->kind) && segment_made(m)) {
+        return "the communicator's segment is made already";
+    }
+    if (HINT_SINGLE_COPY == h->kind && segment_made(m)
+        && MCA_COLL_SHMCICO_SINGLE_OFF == m->copy.mode) {
+        return "this communicator has no single copy";
+    }
+    return "not a valid value";
+}
+
+static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
+{
+    mca_coll_shmcico_module_t *module = registry_find(object);
+    const hint_t *h = find_hint(key);
+
+    if (NULL == module || NULL == h) {
+        return value;
+    }
+    if (NULL == value || !apply(module, h, value)) {
+        struct ompi_communicator_t *comm = (struct ompi_communicator_t *) object;
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
+                                 MCA_COLL_SHMCICO_COMM_FMT "hint %s=%s ignored (%s); in "
+                                 "effect: %s", MCA_COLL_SHMCICO_COMM_ARGS(comm), key,
+                                 NULL != value ? value : "", refusal(module, h),
+                                 in_effect(module, h));
+        return NULL;                /* ignored: not reported */
+    }
+    return (MCA_COLL_SHMCICO_HINT_VALUE) in_effect(module, h);
+}
+
+void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
+                                      struct ompi_communicator_t *comm)
+{
+    if (!registry.ready || !registry_add(comm, module)) {
+        return;
+    }
+    for (int i = 0; i < nhints; ++i) {
+        /* Open MPI calls back at once, with the communicator's value or
+         * this default */
+        (void) opal_infosubscribe_subscribe(&comm->super,
+                                            (MCA_COLL_SHMCICO_HINT_VALUE) hints[i].name,
+                                            (MCA_COLL_SHMCICO_HINT_VALUE) in_effect(module,
+                                                                                  &hints[i]),
+                                            hint_changed);
+    }
+}
+
+void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
+                                   struct ompi_communicator_t *comm)
+{
+    char saved[MPI_MAX_INFO_KEY + 1];
+
+    for (int i = 0; registry.ready && NULL != comm->super.s_info && i < nhints; ++i) {
+        const char *value = in_effect(module, &hints[i]);
+        (void) opal_info_set(comm->super.s_info, hints[i].name, value);
+#if OMPI_MAJOR_VERSION < 5
+        /* 4.1's MPI_Comm_get_info reports the copy Open MPI saved of what
+         * it was given, where there is one */
+        if ((size_t) snprintf(saved, sizeof(saved), "%s%s", OPAL_INFO_SAVE_PREFIX,
+                              hints[i].name) < sizeof(saved)) {
+            (void) opal_info_set(comm->super.s_info, saved, value);
+        }
+#else
+        (void) saved;
+#endif
+    }
+}

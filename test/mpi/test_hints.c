@@ -1,0 +1,229 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Per-communicator hints: shmcico_* MPI_Info keys override the MCA
+ * parameters for one communicator, and MPI_Comm_get_info reports the
+ * values in effect.
+ *  - MPI_Comm_dup_with_info, shmcico_disable=true: every call is handed
+ *    to the previous component, the data is right;
+ *  - MPI_Comm_dup_with_info, shmcico_max_bytes=bcast:1000: a Bcast of
+ *    2000 bytes is handed over, one of 500 bytes is served, the other
+ *    operations keep no limit;
+ *  - MPI_Comm_split_type, shmcico_single_copy=off: a Bcast of 1 MiB goes
+ *    through the queues, while the parent communicator copies it once;
+ *  - shmcico_single_copy_min=1 (every operation): an Allgather of 100
+ *    bytes per process goes by single copy;
+ *  - MPI_Comm_set_info before the first call: shmcico_tree=chain is in
+ *    effect (the suite checks the segment's verbose line too); after the
+ *    segment is made a new shmcico_tree is ignored (with a message; as
+ *    MPI says of ignored hints, MPI_Comm_get_info does not return it)
+ *    while a size limit still applies;
+ *  - an invalid value is ignored (the suite checks the message) and the
+ *    value in effect stays;
+ *  - MPI_COMM_WORLD reports the defaults, and the single copy in use once
+ *    its segment is made.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmcico_test.h"
+
+static int rank, size;
+
+static void expect_info(MPI_Comm comm, const char *key, const char *want, const char *when)
+{
+    MPI_Info info;
+    char value[MPI_MAX_INFO_VAL + 1] = "";
+    int flag = 0;
+
+    MPI_Comm_get_info(comm, &info);
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag);
+    MPI_Info_free(&info);
+    ST_CHECK(flag && 0 == strcmp(value, want), "%s: %s is '%s' (%s), expected '%s'", when,
+             key, value, flag ? "set" : "not set", want);
+}
+
+/* the copier in use once a segment is made: CMA (4.1) or smsc (5.0) */
+static void expect_copier(MPI_Comm comm)
+{
+    MPI_Info info;
+    char value[MPI_MAX_INFO_VAL + 1] = "";
+    int flag = 0;
+
+    MPI_Comm_get_info(comm, &info);
+    MPI_Info_get(info, "shmcico_single_copy", MPI_MAX_INFO_VAL, value, &flag);
+    MPI_Info_free(&info);
+    ST_CHECK(flag && (0 == strcmp(value, "cma") || 0 == strcmp(value, "smsc")),
+             "a communicator with its segment: shmcico_single_copy is '%s'", value);
+}
+
+static void expect_no_info(MPI_Comm comm, const char *key, const char *when)
+{
+    MPI_Info info;
+    char value[MPI_MAX_INFO_VAL + 1] = "";
+    int flag = 0;
+
+    MPI_Comm_get_info(comm, &info);
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag);
+    MPI_Info_free(&info);
+    ST_CHECK(!flag, "%s: %s is reported ('%s'), expected none (ignored)", when, key, value);
+}
+
+static MPI_Comm dup_with(const char *key, const char *value)
+{
+    MPI_Info info;
+    MPI_Comm comm;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, key, value);
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
+    MPI_Info_free(&info);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    return comm;
+}
+
+static void set_hint(MPI_Comm comm, const char *key, const char *value)
+{
+    MPI_Info info;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, key, value);
+    MPI_Comm_set_info(comm, info);
+    MPI_Info_free(&info);
+}
+
+/* one Bcast of bytes: by how much served, handed over, queue and single
+ * copy moved */
+typedef struct moved_t {
+    unsigned long long served, fallback, queue, single;
+} moved_t;
+
+static moved_t bcast(MPI_Comm comm, int bytes, uint64_t seed)
+{
+    moved_t before = { st_counter("bcast_served"), st_counter("bcast_fallback"),
+                       st_counter("bcast_queue"), st_counter("bcast_single_copy") };
+    int counts[1] = { bytes };
+
+    st_simple_call(ST_BCAST, comm, 0, counts, seed);
+    return (moved_t) { st_counter("bcast_served") - before.served,
+                       st_counter("bcast_fallback") - before.fallback,
+                       st_counter("bcast_queue") - before.queue,
+                       st_counter("bcast_single_copy") - before.single };
+}
+
+static void disable(void)
+{
+    MPI_Comm comm = dup_with("shmcico_disable", "true");
+    moved_t m = bcast(comm, 1000, 1);
+
+    expect_info(comm, "shmcico_disable", "true", "dup_with_info");
+    ST_CHECK(0 == m.served && 1 == m.fallback, "disabled: served +%llu fallback +%llu",
+             m.served, m.fallback);
+    MPI_Comm_free(&comm);
+}
+
+static void size_limit(void)
+{
+    MPI_Comm comm = dup_with("shmcico_max_bytes", "bcast:1000");
+    moved_t over = bcast(comm, 2000, 2), under = bcast(comm, 500, 3);
+
+    expect_info(comm, "shmcico_max_bytes", "bcast:1000,scatter:0,scatterv:0,gather:0,"
+                "gatherv:0,allgather:0,allgatherv:0", "dup_with_info");
+    ST_CHECK(0 == over.served && 1 == over.fallback && 1 == under.served
+             && 0 == under.fallback, "limit 1000: 2000 B served +%llu fallback +%llu, "
+             "500 B served +%llu fallback +%llu", over.served, over.fallback, under.served,
+             under.fallback);
+    MPI_Comm_free(&comm);
+}
+
+static void single_copy_off(void)
+{
+    MPI_Info info;
+    MPI_Comm comm;
+    moved_t world, off;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "shmcico_single_copy", "off");
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, info, &comm);
+    MPI_Info_free(&info);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    world = bcast(MPI_COMM_WORLD, 1 << 20, 4);
+    off = bcast(comm, 1 << 20, 5);
+    expect_info(comm, "shmcico_single_copy", "off", "split_type");
+    ST_CHECK(1 == world.single && 0 == world.queue && 0 == off.single && 1 == off.queue,
+             "1 MiB: world single copy +%llu queue +%llu, with single copy off "
+             "single copy +%llu queue +%llu", world.single, world.queue, off.single,
+             off.queue);
+    MPI_Comm_free(&comm);
+}
+
+static void small_single_copy(void)
+{
+    MPI_Comm comm = dup_with("shmcico_single_copy_min", "1");
+    unsigned long long before = st_counter("allgather_single_copy");
+    int counts[64];
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = 100;
+    }
+    st_simple_call(ST_ALLGATHER, comm, 0, counts, 6);
+    expect_info(comm, "shmcico_single_copy_min", "1", "dup_with_info");
+    ST_CHECK(1 == st_counter("allgather_single_copy") - before,
+             "an Allgather of 100 B with single_copy_min 1: single copy +%llu",
+             st_counter("allgather_single_copy") - before);
+    MPI_Comm_free(&comm);
+}
+
+static void set_info(void)
+{
+    MPI_Comm comm;
+    moved_t m;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    expect_info(comm, "shmcico_tree", "numa", "a new communicator");
+    set_hint(comm, "shmcico_tree", "chain");
+    expect_info(comm, "shmcico_tree", "chain", "set_info before the first call");
+    bcast(comm, 100, 7);                /* makes the segment, with the chain */
+    set_hint(comm, "shmcico_tree", "kary");
+    expect_no_info(comm, "shmcico_tree", "set_info of a tree once the segment is made");
+    set_hint(comm, "shmcico_max_bytes", "bcast:lots");
+    expect_no_info(comm, "shmcico_max_bytes", "an invalid value");
+    m = bcast(comm, 100, 8);
+    ST_CHECK(1 == m.served, "after an invalid size limit: served +%llu", m.served);
+    set_hint(comm, "shmcico_max_bytes", "50");
+    m = bcast(comm, 100, 8);
+    expect_info(comm, "shmcico_max_bytes", "50", "set_info of a size limit");
+    ST_CHECK(0 == m.served && 1 == m.fallback,
+             "limit 50 set after the segment: served +%llu fallback +%llu", m.served,
+             m.fallback);
+    MPI_Comm_free(&comm);
+}
+
+int main(int argc, char **argv)
+{
+    st_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 64) {
+        st_fail("at most 64 processes");
+        return st_finish("test_hints");
+    }
+    expect_info(MPI_COMM_WORLD, "shmcico_single_copy", "auto", "MPI_COMM_WORLD at start");
+    disable();
+    size_limit();
+    single_copy_off();
+    expect_copier(MPI_COMM_WORLD);
+    small_single_copy();
+    set_info();
+    return st_finish("test_hints");
+}
