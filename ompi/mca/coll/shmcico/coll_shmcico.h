@@ -93,6 +93,7 @@ typedef struct mca_coll_shmcico_component_t {
     int priority;
     mca_coll_shmcico_params_t params;
     bool numa;
+    bool multinode;                 /**< serve communicators that span nodes */
     int max_procs;
     char *backing_dir;
     bool lazy;
@@ -103,6 +104,7 @@ typedef struct mca_coll_shmcico_component_t {
 
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
+    unsigned long long multinode_served[MCA_COLL_SHMCICO_OP_COUNT];  /**< of them across nodes */
     unsigned long long fallback[MCA_COLL_SHMCICO_OP_COUNT];
     unsigned long long queued[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a queued block */
     unsigned long long single[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a single copy */
@@ -164,10 +166,28 @@ typedef struct mca_coll_shmcico_copy_t {
     struct ompi_communicator_t *comm;
 } mca_coll_shmcico_copy_t;
 
+/** What a process knows of the nodes of a multi-node communicator
+ *  (coll_shmcico_net.h). */
+typedef struct mca_coll_shmcico_net_t {
+    struct ompi_communicator_t *node_comm;  /**< this process's node */
+    int nnodes;
+    int my_node;
+    int *node_of;                   /**< [p] node index of each rank */
+    int *local_of;                  /**< [p] rank in its node communicator */
+    int *node_start;                /**< [nnodes + 1] first member of each node */
+    int *members;                   /**< [p] ranks by node, in node rank order */
+    int *leader;                    /**< [nnodes] leader of each node without a root */
+} mca_coll_shmcico_net_t;
+
 typedef struct mca_coll_shmcico_module_t {
     mca_coll_base_module_t super;
 
+    /** Where the module's segment stands (for a multi-node communicator:
+     *  its node communicator and maps). */
     mca_coll_shmcico_segment_state_t state;
+    bool multinode;                 /**< its processes sit on several nodes */
+    bool inner;                     /**< the node communicator of a multi-node one */
+    mca_coll_shmcico_net_t net;
     mca_coll_shmcico_params_t params;
     bool disabled;                  /**< the shmcico_disable hint */
     mca_coll_shmcico_engine_t engine;
@@ -219,10 +239,16 @@ static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
 void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n);
 
 /** Count a call handed to the previous component and say why (verbose
- *  level MCA_COLL_SHMCICO_VERBOSE_CALL). */
-void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
-                               struct ompi_communicator_t *comm,
-                               const char *why);
+ *  level MCA_COLL_SHMCICO_VERBOSE_CALL); the node stages of a multi-node
+ *  call (module->inner) are not counted as calls. */
+void mca_coll_shmcico_fallback(const mca_coll_shmcico_module_t *module,
+                               mca_coll_shmcico_op_t op,
+                               struct ompi_communicator_t *comm, const char *why);
+
+/** The module serving comm (NULL when shmcico does not); mark a node
+ *  communicator's module as inner. */
+mca_coll_shmcico_module_t *mca_coll_shmcico_module_of(struct ompi_communicator_t *comm);
+void mca_coll_shmcico_set_inner(struct ompi_communicator_t *comm);
 
 /** Register the MCA parameters (coll_shmcico_params.c), and check them
  *  when the component opens. */
@@ -287,6 +313,14 @@ bool mca_coll_shmcico_region_init(mca_coll_shmcico_region_t *region,
                                   mca_coll_shmcico_piece_t *pieces, uint64_t max,
                                   const void *buf, size_t count,
                                   struct ompi_datatype_t *dtype);
+
+/** Pack count elements of dtype at buf into packed (bytes returned);
+ *  unpack up to bytes of packed into count elements at buf, never past
+ *  them (bytes taken returned). */
+size_t mca_coll_shmcico_pack(void *packed, const void *buf, size_t count,
+                             struct ompi_datatype_t *dtype);
+size_t mca_coll_shmcico_unpack(const void *packed, size_t bytes, void *buf, size_t count,
+                               struct ompi_datatype_t *dtype);
 
 /** Where the per-process blocks of a vector operation lie in a buffer:
  *  counts and displacements in elements, or (counts == NULL) count

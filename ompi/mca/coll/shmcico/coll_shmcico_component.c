@@ -96,6 +96,13 @@ static void register_op_counters(void)
                  mca_coll_shmcico_op_names[op]);
         register_counter(name, help, &c->served[op]);
 
+        snprintf(name, sizeof(name), "%s_multinode", mca_coll_shmcico_op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Number of %s calls this process served on communicators that span "
+                 "nodes (through their node communicators and the PML)",
+                 mca_coll_shmcico_op_names[op]);
+        register_counter(name, help, &c->multinode_served[op]);
+
         snprintf(name, sizeof(name), "%s_fallback", mca_coll_shmcico_op_names[op]);
         snprintf(help, sizeof(help),
                  "Number of %s calls this process handed to the previous "
@@ -221,11 +228,13 @@ static int shmcico_close(void)
     return OMPI_SUCCESS;
 }
 
-void mca_coll_shmcico_fallback(mca_coll_shmcico_op_t op,
-                               struct ompi_communicator_t *comm,
-                               const char *why)
+void mca_coll_shmcico_fallback(const mca_coll_shmcico_module_t *module,
+                               mca_coll_shmcico_op_t op,
+                               struct ompi_communicator_t *comm, const char *why)
 {
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.fallback[op], 1);
+    if (!module->inner) {
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.fallback[op], 1);
+    }
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
                              MCA_COLL_SHMCICO_COMM_FMT "%s handed to the "
                              "previous component: %s",

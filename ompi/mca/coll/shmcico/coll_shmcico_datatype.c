@@ -224,3 +224,32 @@ bool mca_coll_shmcico_region_init(mca_coll_shmcico_region_t *region,
     };
     return true;
 }
+
+/* ------------------------------------------------------------------ */
+/* Packing (the network level's messages)                               */
+
+size_t mca_coll_shmcico_pack(void *packed, const void *buf, size_t count,
+                             struct ompi_datatype_t *dtype)
+{
+    mca_coll_shmcico_dstream_t ds;
+    size_t bytes;
+
+    mca_coll_shmcico_dstream_init(&ds, buf, count, dtype, true);
+    bytes = ds.stream.length;
+    mca_coll_shmcico_stream_put(&ds.stream, packed, bytes);
+    mca_coll_shmcico_dstream_fini(&ds);
+    return bytes;
+}
+
+size_t mca_coll_shmcico_unpack(const void *packed, size_t bytes, void *buf, size_t count,
+                               struct ompi_datatype_t *dtype)
+{
+    mca_coll_shmcico_dstream_t ds;
+    size_t taken;
+
+    mca_coll_shmcico_dstream_init(&ds, buf, count, dtype, false);
+    (void) mca_coll_shmcico_stream_get(&ds.stream, packed, bytes);
+    taken = ds.stream.done;
+    mca_coll_shmcico_dstream_fini(&ds);
+    return taken;
+}

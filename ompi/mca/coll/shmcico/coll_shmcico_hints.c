@@ -95,6 +95,11 @@ static bool registry_add(void *comm, mca_coll_shmcico_module_t *module)
     return ok;
 }
 
+mca_coll_shmcico_module_t *mca_coll_shmcico_module_of(struct ompi_communicator_t *comm)
+{
+    return registry.ready ? registry_find(comm) : NULL;
+}
+
 void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module)
 {
     if (!registry.ready) {

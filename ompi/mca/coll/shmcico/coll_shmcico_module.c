@@ -20,6 +20,7 @@
 #include "ompi/mca/coll/base/base.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_net.h"
 
 static int shmcico_module_enable(mca_coll_base_module_t *module,
                                  struct ompi_communicator_t *comm);
@@ -30,6 +31,9 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
 {
     module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
     module->disabled = false;
+    module->multinode = false;
+    module->inner = false;
+    memset(&module->net, 0, sizeof(module->net));
     module->streams = NULL;
     module->regions = NULL;
     module->blocks = NULL;
@@ -62,6 +66,7 @@ static void release_previous(mca_coll_shmcico_module_t *module)
 static void shmcico_module_destruct(mca_coll_shmcico_module_t *module)
 {
     mca_coll_shmcico_hints_forget(module);
+    mca_coll_shmcico_net_release(&module->net);
     mca_coll_shmcico_segment_release(module);
     release_previous(module);
 }
@@ -78,7 +83,7 @@ int mca_coll_shmcico_init_query(bool enable_progress_threads,
 }
 
 /* why the component does not serve comm, or NULL when it does */
-static const char *decline_reason(struct ompi_communicator_t *comm)
+static const char *decline_reason(struct ompi_communicator_t *comm, bool multinode)
 {
     if (mca_coll_shmcico_component.priority < 0) {
         return "priority is negative";
@@ -89,11 +94,11 @@ static const char *decline_reason(struct ompi_communicator_t *comm)
     if (ompi_comm_size(comm) < 2) {
         return "fewer than 2 processes";
     }
-    if (ompi_comm_size(comm) > mca_coll_shmcico_component.max_procs) {
-        return "more processes than coll_shmcico_max_procs";
+    if (multinode && !mca_coll_shmcico_component.multinode) {
+        return "processes on other nodes (coll_shmcico_multinode is false)";
     }
-    if (ompi_group_have_remote_peers(comm->c_local_group)) {
-        return "processes on other nodes";
+    if (!multinode && ompi_comm_size(comm) > mca_coll_shmcico_component.max_procs) {
+        return "more processes than coll_shmcico_max_procs";
     }
     return NULL;
 }
@@ -102,7 +107,8 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
                                                     int *priority)
 {
     mca_coll_shmcico_module_t *module;
-    const char *reason = decline_reason(comm);
+    bool multinode = ompi_group_have_remote_peers(comm->c_local_group);
+    const char *reason = decline_reason(comm, multinode);
 
     if (NULL != reason) {
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
@@ -114,6 +120,7 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
     if (NULL == module) {
         return NULL;
     }
+    module->multinode = multinode;
     *priority = mca_coll_shmcico_component.priority;
     module->super.coll_module_enable = shmcico_module_enable;
     module->super.coll_module_disable = shmcico_module_disable;
@@ -165,11 +172,16 @@ static int shmcico_module_enable(mca_coll_base_module_t *super,
     }
     module->params = mca_coll_shmcico_component.params;
     mca_coll_shmcico_hints_subscribe(module, comm);
+    /* a multi-node communicator makes its node communicators at its first
+     * call: making communicators while this one is enabled is not safe */
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
-                             MCA_COLL_SHMCICO_COMM_FMT "enabled, segment made %s",
+                             MCA_COLL_SHMCICO_COMM_FMT "enabled (%s), %s made %s",
                              MCA_COLL_SHMCICO_COMM_ARGS(comm),
-                             mca_coll_shmcico_component.lazy ? "at first use" : "now");
-    if (!mca_coll_shmcico_component.lazy) {
+                             module->multinode ? "several nodes" : "one node",
+                             module->multinode ? "node communicators" : "segment",
+                             mca_coll_shmcico_component.lazy || module->multinode
+                             ? "at first use" : "now");
+    if (!mca_coll_shmcico_component.lazy && !module->multinode) {
         mca_coll_shmcico_segment_setup(module, comm);
     }
     return OMPI_SUCCESS;
@@ -182,4 +194,13 @@ static int shmcico_module_disable(mca_coll_base_module_t *super,
     mca_coll_shmcico_hints_forget((mca_coll_shmcico_module_t *) super);
     release_previous((mca_coll_shmcico_module_t *) super);
     return OMPI_SUCCESS;
+}
+
+void mca_coll_shmcico_set_inner(struct ompi_communicator_t *comm)
+{
+    mca_coll_shmcico_module_t *module = mca_coll_shmcico_module_of(comm);
+
+    if (NULL != module) {
+        module->inner = true;
+    }
 }

@@ -202,9 +202,16 @@ static void register_component_params(void)
     register_bool("numa",
                   "Place each process's queue on its own NUMA node (mbind, "
                   "checked with move_pages)", OPAL_INFO_LVL_5, &c->numa);
+    c->multinode = true;
+    register_bool("multinode",
+                  "Serve communicators whose processes sit on several nodes: shared "
+                  "memory inside each node, one inter-node step between the nodes' "
+                  "leaders (through Open MPI's PML); false: leave them to the "
+                  "previous component", OPAL_INFO_LVL_5, &c->multinode);
     c->max_procs = DEFAULT_MAX_PROCS;
     register_int("max_procs",
-                 "Largest communicator served; larger ones are declined",
+                 "Largest communicator served on one node; larger ones are declined "
+                 "(on several nodes: the largest node communicator)",
                  OPAL_INFO_LVL_5, &c->max_procs);
     c->backing_dir = "/dev/shm";
     (void) mca_base_component_var_register(&c->super.collm_version, "backing_dir",

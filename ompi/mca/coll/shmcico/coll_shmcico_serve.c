@@ -28,6 +28,7 @@
 #include <errno.h>
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_net.h"
 
 /* the smallest single-copy chunk: the kernel's cost per call is a few us */
 #define MIN_CHUNK ((uint64_t) 64 << 10)
@@ -180,10 +181,12 @@ static void close_all(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_
 /* ------------------------------------------------------------------ */
 /* Results                                                              */
 
-static bool served_empty(mca_coll_shmcico_op_t op, struct ompi_communicator_t *comm,
-                         int *rc)
+static bool served_empty(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                         struct ompi_communicator_t *comm, int *rc)
 {
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
+    if (!module->inner) {
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
+    }
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
                              MCA_COLL_SHMCICO_COMM_FMT "%s of no bytes: done",
                              MCA_COLL_SHMCICO_COMM_ARGS(comm), mca_coll_shmcico_op_names[op]);
@@ -206,8 +209,9 @@ static int result_code(const mca_coll_shmcico_result_t *r, int own_error)
     }
 }
 
-static bool account(mca_coll_shmcico_op_t op, struct ompi_communicator_t *comm,
-                    const mca_coll_shmcico_result_t *r, int own_error, int *rc)
+static bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                    struct ompi_communicator_t *comm, const mca_coll_shmcico_result_t *r,
+                    int own_error, int *rc)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
 
@@ -215,10 +219,10 @@ static bool account(mca_coll_shmcico_op_t op, struct ompi_communicator_t *comm,
         char why[96];
         snprintf(why, sizeof(why), "over coll_shmcico_%s_max_bytes at the deciding process",
                  mca_coll_shmcico_op_names[op]);
-        mca_coll_shmcico_fallback(op, comm, why);
+        mca_coll_shmcico_fallback(module, op, comm, why);
         return false;
     }
-    mca_coll_shmcico_count(&c->served[op], 1);
+    mca_coll_shmcico_count(&c->served[op], !module->inner);
     mca_coll_shmcico_count(&c->queued[op], r->used_queue);
     mca_coll_shmcico_count(&c->single[op], r->used_single);
     mca_coll_shmcico_count(&c->bytes[op], r->queued);
@@ -236,6 +240,64 @@ static bool account(mca_coll_shmcico_op_t op, struct ompi_communicator_t *comm,
                                  MCA_COLL_SHMCICO_COMM_ARGS(comm),
                                  mca_coll_shmcico_op_names[op], *rc);
     }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Across nodes (coll_shmcico_net.h)                                    */
+
+static bool net_ready(mca_coll_shmcico_module_t *module, struct ompi_communicator_t *comm)
+{
+    int err;
+
+    if (MCA_COLL_SHMCICO_SEGMENT_NONE == module->state) {
+        err = mca_coll_shmcico_net_setup(module, comm);
+        module->state = 0 == err ? MCA_COLL_SHMCICO_SEGMENT_READY
+                                 : MCA_COLL_SHMCICO_SEGMENT_FAILED;
+        if (0 != err) {
+            MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                                     MCA_COLL_SHMCICO_COMM_FMT "not served across nodes: %s",
+                                     MCA_COLL_SHMCICO_COMM_ARGS(comm),
+                                     ENOTSUP == err ? "every node holds one process"
+                                                    : strerror(err));
+        } else {
+            MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                                     MCA_COLL_SHMCICO_COMM_FMT "split into %d nodes: this "
+                                     "process on node %d of %d processes, led by rank %d",
+                                     MCA_COLL_SHMCICO_COMM_ARGS(comm), module->net.nnodes,
+                                     module->net.my_node, ompi_comm_size(module->net.node_comm),
+                                     module->net.leader[module->net.my_node]);
+        }
+    }
+    return MCA_COLL_SHMCICO_SEGMENT_READY == module->state;
+}
+
+static bool serve_across_nodes(const mca_coll_shmcico_args_t *a,
+                               struct ompi_communicator_t *comm,
+                               mca_coll_shmcico_module_t *module, int *rc)
+{
+    if (!net_ready(module, comm)) {
+        mca_coll_shmcico_fallback(module, a->op, comm, "not served across nodes");
+        return false;
+    }
+    switch (a->op) {
+    case MCA_COLL_SHMCICO_OP_BCAST:
+        *rc = mca_coll_shmcico_net_bcast(a, comm, module);
+        break;
+    case MCA_COLL_SHMCICO_OP_SCATTER:
+    case MCA_COLL_SHMCICO_OP_SCATTERV:
+        *rc = mca_coll_shmcico_net_scatter(a, comm, module);
+        break;
+    case MCA_COLL_SHMCICO_OP_GATHER:
+    case MCA_COLL_SHMCICO_OP_GATHERV:
+        *rc = mca_coll_shmcico_net_gather(a, comm, module);
+        break;
+    default:
+        *rc = mca_coll_shmcico_net_allgather(a, comm, module);
+        break;
+    }
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.served[a->op], 1);
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.multinode_served[a->op], 1);
     return true;
 }
 
@@ -284,14 +346,17 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         return true;
     }
     if (module->disabled) {
-        mca_coll_shmcico_fallback(a->op, comm, "the shmcico_disable hint");
+        mca_coll_shmcico_fallback(module, a->op, comm, "the shmcico_disable hint");
         return false;
     }
     if (moves_nothing(a, me, p)) {
-        return served_empty(a->op, comm, rc);
+        return served_empty(module, a->op, comm, rc);
+    }
+    if (module->multinode) {
+        return serve_across_nodes(a, comm, module, rc);
     }
     if (!mca_coll_shmcico_ready(module, comm)) {
-        mca_coll_shmcico_fallback(a->op, comm, "no segment");
+        mca_coll_shmcico_fallback(module, a->op, comm, "no segment");
         return false;
     }
     if (has_blocks(a, me)) {
@@ -310,6 +375,6 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     };
     result = move(a, module, p, in_place, &verdict);
     close_all(a, module, me, p, in_place);
-    return account(a->op, comm, &result,
+    return account(module, a->op, comm, &result,
                    MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
 }

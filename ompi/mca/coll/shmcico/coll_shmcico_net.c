@@ -1,0 +1,193 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The network level's setup (see coll_shmcico_net.h): the node
+ * communicator, every process's node and NUMA node, and each node's
+ * leader.
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "ompi/group/group.h"
+
+#include "coll_shmcico_net.h"
+#include "coll_shmcico_shm.h"
+
+/* While the node communicator is made, the communicator's collectives
+ * must not come back here: they go to the components that would have
+ * served them (the split and the exchange use them). */
+#define SWAP(module, comm, op)                                                \
+    do {                                                                      \
+        mca_coll_base_module_##op##_fn_t fn = (comm)->c_coll->coll_##op;      \
+        mca_coll_base_module_t *m = (comm)->c_coll->coll_##op##_module;       \
+        (comm)->c_coll->coll_##op = (module)->previous.op;                    \
+        (comm)->c_coll->coll_##op##_module = (module)->previous.op##_module;  \
+        (module)->previous.op = fn;                                           \
+        (module)->previous.op##_module = m;                                   \
+    } while (0)
+
+/* exchange the module's entries with the previous ones (twice: back) */
+static void swap_collectives(mca_coll_shmcico_module_t *module,
+                             struct ompi_communicator_t *comm)
+{
+    SWAP(module, comm, bcast);
+    SWAP(module, comm, scatter);
+    SWAP(module, comm, scatterv);
+    SWAP(module, comm, gather);
+    SWAP(module, comm, gatherv);
+    SWAP(module, comm, allgather);
+    SWAP(module, comm, allgatherv);
+}
+
+/* the node communicator, and (node id, NUMA node) of every process; the
+ * node id is the lowest rank on the node */
+static int split_nodes(mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                       int32_t *pairs)
+{
+    mca_coll_shmcico_numa_info_t where;
+    int local = ompi_group_count_local_peers(comm->c_local_group), zero = 0;
+    int32_t mine[2];
+
+    if (OMPI_SUCCESS != comm->c_coll->coll_allreduce(MPI_IN_PLACE, &local, 1, MPI_INT, MPI_MAX,
+                                                     comm,
+                                                     comm->c_coll->coll_allreduce_module)) {
+        return EIO;
+    }
+    if (local <= 1) {
+        return ENOTSUP;             /* every node holds one process */
+    }
+    if (OMPI_SUCCESS != ompi_comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, NULL,
+                                             &net->node_comm)) {
+        return EIO;
+    }
+    mca_coll_shmcico_numa_query(&where);
+    ompi_group_translate_ranks(net->node_comm->c_local_group, 1, &zero, comm->c_local_group,
+                               &mine[0]);
+    mine[1] = where.node;
+    return OMPI_SUCCESS == comm->c_coll->coll_allgather(mine, 2, MPI_INT32_T, pairs, 2,
+                                                        MPI_INT32_T, comm,
+                                                        comm->c_coll->coll_allgather_module)
+        ? 0 : EIO;
+}
+
+/* node indices in the order of their lowest rank, members in rank order */
+static void make_maps(mca_coll_shmcico_net_t *net, const int32_t *pairs, int p)
+{
+    net->nnodes = 0;
+    for (int r = 0; r < p; ++r) {
+        if (pairs[2 * r] == r) {    /* the lowest rank of its node */
+            net->node_start[net->nnodes++] = r;
+        }
+    }
+    for (int r = 0; r < p; ++r) {
+        for (int n = 0; n < net->nnodes; ++n) {
+            net->node_of[r] = pairs[2 * r] == net->node_start[n] ? n : net->node_of[r];
+        }
+    }
+    for (int n = 0, at = 0; n < net->nnodes; ++n) {
+        int count = 0;
+        for (int r = 0; r < p; ++r) {
+            if (net->node_of[r] == n) {
+                net->local_of[r] = count++;
+                net->members[at++] = r;
+            }
+        }
+        net->node_start[n] = at - count;
+    }
+    net->node_start[net->nnodes] = p;
+}
+
+/* the lowest rank on the NUMA node that holds most of the node's ranks */
+static int choose_leader(const mca_coll_shmcico_net_t *net, const int32_t *pairs, int n)
+{
+    int count, best = -1, best_count = 0;
+    const int *members = mca_coll_shmcico_net_members(net, n, &count);
+
+    for (int i = 0; i < count; ++i) {
+        int same = 0;
+        for (int j = 0; j < count; ++j) {
+            same += pairs[2 * members[j] + 1] == pairs[2 * members[i] + 1];
+        }
+        if (same > best_count) {
+            best = members[i];
+            best_count = same;
+        }
+    }
+    return best;
+}
+
+static int alloc_maps(mca_coll_shmcico_net_t *net, int p)
+{
+    net->node_of = calloc((size_t) p, sizeof(int));
+    net->local_of = calloc((size_t) p, sizeof(int));
+    net->node_start = calloc((size_t) p + 1, sizeof(int));
+    net->members = calloc((size_t) p, sizeof(int));
+    net->leader = calloc((size_t) p, sizeof(int));
+    return NULL == net->node_of || NULL == net->local_of || NULL == net->node_start
+        || NULL == net->members || NULL == net->leader ? ENOMEM : 0;
+}
+
+int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
+                               struct ompi_communicator_t *comm)
+{
+    mca_coll_shmcico_net_t *net = &module->net;
+    int p = ompi_comm_size(comm), err;
+    int32_t *pairs = malloc(2 * (size_t) p * sizeof(int32_t));
+
+    err = NULL == pairs ? ENOMEM : alloc_maps(net, p);
+    if (0 == err) {
+        swap_collectives(module, comm);
+        err = split_nodes(net, comm, pairs);
+        swap_collectives(module, comm);
+    }
+    if (0 == err) {
+        make_maps(net, pairs, p);
+        net->my_node = net->node_of[ompi_comm_rank(comm)];
+        for (int n = 0; n < net->nnodes; ++n) {
+            net->leader[n] = choose_leader(net, pairs, n);
+        }
+        mca_coll_shmcico_set_inner(net->node_comm);
+    }
+    free(pairs);
+    return err;
+}
+
+int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n)
+{
+    int rc = MPI_SUCCESS;
+
+    for (int i = 0; i < n; ++i) {
+        /* a request that ended in an error is left to its owner to free */
+        int wrc = ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
+        if (MPI_SUCCESS != wrc && MPI_REQUEST_NULL != reqs[i]) {
+            (void) ompi_request_free(&reqs[i]);
+        }
+        rc = MPI_SUCCESS == rc ? wrc : rc;
+    }
+    return rc;
+}
+
+void mca_coll_shmcico_net_release(mca_coll_shmcico_net_t *net)
+{
+    if (NULL != net->node_comm) {
+        ompi_comm_free(&net->node_comm);
+        net->node_comm = NULL;
+    }
+    free(net->node_of);
+    free(net->local_of);
+    free(net->node_start);
+    free(net->members);
+    free(net->leader);
+    memset(net, 0, sizeof(*net));
+}

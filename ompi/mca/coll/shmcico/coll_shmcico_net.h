@@ -1,0 +1,88 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The network level: communicators whose processes sit on more than one
+ * node (docs/protocol.md, "Communicators that span nodes").
+ *
+ *  - At the first call the module makes a communicator of the processes
+ *    of its node (MPI_COMM_TYPE_SHARED), which shmcico serves through its
+ *    segment like any node-local communicator, and learns every process's
+ *    node and NUMA node.  When every node holds one process there is
+ *    nothing to share: the communicator falls back for good.
+ *  - Each node has a leader for a call: the root on the root's node;
+ *    elsewhere the lowest rank on the NUMA node that holds most of the
+ *    node's processes, so that the node stage's first copies stay on one
+ *    NUMA node.
+ *  - Between nodes only leaders talk, through Open MPI's PML on the
+ *    communicator (collective tags), one message per pair of nodes that
+ *    must talk: Bcast along a binomial tree of nodes, pipelined in chunks
+ *    so that a node's stage of one chunk overlaps the network stage of
+ *    the next; Scatter(v) and Gather(v) one message between the root and
+ *    each other node, carrying the node's blocks in node order (a
+ *    Scatterv message starts with their sizes); Allgather(v) a node
+ *    gather into the leader's receive buffer, one message from every
+ *    leader to every other (each node's blocks described in place by an
+ *    indexed datatype), then a node Bcast.
+ *  - The node stages are collective calls on the node communicator,
+ *    which its own shmcico module serves (they count as inner calls, not
+ *    as calls of the user).
+ */
+
+#ifndef MCA_COLL_SHMCICO_NET_H
+#define MCA_COLL_SHMCICO_NET_H
+
+#include "coll_shmcico.h"
+#include "ompi/request/request.h"
+
+/** Make the node communicator and the maps (a collective step on
+ *  comm); 0, or an errno value (ENOTSUP: every node holds one process). */
+int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
+                               struct ompi_communicator_t *comm);
+
+void mca_coll_shmcico_net_release(mca_coll_shmcico_net_t *net);
+
+/** Members of node n and their number. */
+static inline const int *mca_coll_shmcico_net_members(const mca_coll_shmcico_net_t *net,
+                                                      int n, int *count)
+{
+    *count = net->node_start[n + 1] - net->node_start[n];
+    return net->members + net->node_start[n];
+}
+
+/** The leader of node n in a call rooted at root (-1: no root). */
+static inline int mca_coll_shmcico_net_leader(const mca_coll_shmcico_net_t *net, int n,
+                                              int root)
+{
+    return root >= 0 && net->node_of[root] == n ? root : net->leader[n];
+}
+
+/** Wait for n requests and free them; the first one's error (such as
+ *  MPI_ERR_TRUNCATE), or MPI_SUCCESS. */
+int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n);
+
+/** Serve a call on a multi-node communicator (see coll_shmcico_serve.c
+ *  for the checks every operation shares); MPI result. */
+int mca_coll_shmcico_net_bcast(const mca_coll_shmcico_args_t *a,
+                               struct ompi_communicator_t *comm,
+                               mca_coll_shmcico_module_t *module);
+int mca_coll_shmcico_net_scatter(const mca_coll_shmcico_args_t *a,
+                                 struct ompi_communicator_t *comm,
+                                 mca_coll_shmcico_module_t *module);
+int mca_coll_shmcico_net_gather(const mca_coll_shmcico_args_t *a,
+                                struct ompi_communicator_t *comm,
+                                mca_coll_shmcico_module_t *module);
+int mca_coll_shmcico_net_allgather(const mca_coll_shmcico_args_t *a,
+                                   struct ompi_communicator_t *comm,
+                                   mca_coll_shmcico_module_t *module);
+
+#endif /* MCA_COLL_SHMCICO_NET_H */

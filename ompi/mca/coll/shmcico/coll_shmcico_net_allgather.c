@@ -1,0 +1,155 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Allgather(v) across nodes (see coll_shmcico_net.h): every node gathers
+ * its blocks into its leader's receive buffer, at their final places;
+ * every leader sends its node's blocks to every other leader, which
+ * receives them at their final places too (an indexed datatype describes
+ * a node's blocks where they lie); then each leader broadcasts the whole
+ * buffer in its node.  Each block is written once into every leader's
+ * buffer and crosses into every other node once.
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "ompi/mca/coll/base/coll_tags.h"
+#include "ompi/mca/pml/pml.h"
+
+#include "coll_shmcico_net.h"
+
+/* the blocks of the given ranks where they lie in the receive buffer */
+static int blocks_type(const mca_coll_shmcico_args_t *a, const int *ranks, int k,
+                       int *scratch, struct ompi_datatype_t **type)
+{
+    int *counts = scratch, *displs = scratch + k, rc;
+
+    for (int i = 0; i < k; ++i) {
+        counts[i] = (int) mca_coll_shmcico_block_count(&a->layout, ranks[i]);
+        displs[i] = NULL != a->layout.displs ? a->layout.displs[ranks[i]]
+                                             : ranks[i] * a->layout.count;
+    }
+    rc = ompi_datatype_create_indexed(k, counts, displs, a->blocks_type, type);
+    return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
+}
+
+/* step 1: the node's blocks into its leader's buffer */
+static int node_gather(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico_args_t *a,
+                       int me, int leader, int *scratch)
+{
+    struct ompi_communicator_t *node = net->node_comm;
+    int k;
+    const int *members = mca_coll_shmcico_net_members(net, net->my_node, &k);
+    const void *sbuf = a->own_buf;
+    int scount = (int) a->own_count;
+    struct ompi_datatype_t *stype = a->own_type;
+
+    for (int i = 0; i < k; ++i) {
+        scratch[i] = (int) mca_coll_shmcico_block_count(&a->layout, members[i]);
+        scratch[k + i] = NULL != a->layout.displs ? a->layout.displs[members[i]]
+                                                  : members[i] * a->layout.count;
+    }
+    if (MPI_IN_PLACE == sbuf && me != leader) {
+        /* its block is in its own buffer: it sends it from there */
+        sbuf = mca_coll_shmcico_block_start(a->blocks_buf, &a->layout, a->blocks_type, me);
+        scount = (int) mca_coll_shmcico_block_count(&a->layout, me);
+        stype = a->blocks_type;
+    }
+    return node->c_coll->coll_gatherv(sbuf, scount, stype, (void *) a->blocks_buf, scratch,
+                                      scratch + k, a->blocks_type, net->local_of[leader], node,
+                                      node->c_coll->coll_gatherv_module);
+}
+
+static int first_error(int rc, int step_rc)
+{
+    return MPI_SUCCESS == rc ? step_rc : rc;
+}
+
+/* step 2: this node's blocks to every other leader, theirs from them */
+static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                    const mca_coll_shmcico_args_t *a, int *scratch)
+{
+    int n = net->nnodes, k, nreqs = 0, rc = MPI_SUCCESS;
+    struct ompi_datatype_t **types = calloc((size_t) n, sizeof(*types));
+    ompi_request_t **reqs = calloc(2 * (size_t) n, sizeof(*reqs));
+
+    rc = NULL == types || NULL == reqs ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    for (int m = 0; m < n && MPI_SUCCESS == rc; ++m) {
+        const int *members = mca_coll_shmcico_net_members(net, m, &k);
+        rc = blocks_type(a, members, k, scratch, &types[m]);
+    }
+    for (int i = 1; i < n && MPI_SUCCESS == rc; ++i) {
+        /* staggered, so that the leaders do not all send to one first */
+        int to = (net->my_node + i) % n, from = (net->my_node - i + n) % n;
+        rc = MCA_PML_CALL(irecv((void *) a->blocks_buf, 1, types[from], net->leader[from],
+                                MCA_COLL_BASE_TAG_ALLGATHERV, comm, &reqs[nreqs++]));
+        rc = MPI_SUCCESS != rc ? rc
+            : MCA_PML_CALL(isend((void *) a->blocks_buf, 1, types[net->my_node],
+                                 net->leader[to], MCA_COLL_BASE_TAG_ALLGATHERV,
+                                 MCA_PML_BASE_SEND_STANDARD, comm, &reqs[nreqs++]));
+    }
+    if (NULL != reqs) {
+        rc = first_error(rc, mca_coll_shmcico_net_wait(reqs, nreqs));
+    }
+    for (int m = 0; NULL != types && m < n; ++m) {
+        if (NULL != types[m]) {
+            ompi_datatype_destroy(&types[m]);
+        }
+    }
+    free(types);
+    free(reqs);
+    return rc;
+}
+
+/* step 3: the whole buffer from the leader to its node */
+static int node_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                      const mca_coll_shmcico_args_t *a, int leader, int *scratch)
+{
+    struct ompi_communicator_t *node = net->node_comm;
+    struct ompi_datatype_t *all = NULL;
+    int rc;
+
+    if (ompi_comm_size(node) < 2) {
+        return MPI_SUCCESS;
+    }
+    rc = blocks_type(a, net->members, ompi_comm_size(comm), scratch, &all);
+    if (MPI_SUCCESS == rc) {
+        rc = node->c_coll->coll_bcast((void *) a->blocks_buf, 1, all, net->local_of[leader],
+                                      node, node->c_coll->coll_bcast_module);
+    }
+    if (NULL != all) {
+        ompi_datatype_destroy(&all);
+    }
+    return rc;
+}
+
+int mca_coll_shmcico_net_allgather(const mca_coll_shmcico_args_t *a,
+                                   struct ompi_communicator_t *comm,
+                                   mca_coll_shmcico_module_t *module)
+{
+    const mca_coll_shmcico_net_t *net = &module->net;
+    int me = ompi_comm_rank(comm), leader = net->leader[net->my_node], rc;
+    int *scratch = malloc(2 * (size_t) ompi_comm_size(comm) * sizeof(int));
+
+    if (NULL == scratch) {
+        return MPI_ERR_NO_MEM;
+    }
+    /* every step runs whatever happened before it, so that every process
+     * stays in step: a process whose counts are wrong gets its error */
+    rc = node_gather(net, a, me, leader, scratch);
+    if (me == leader) {
+        rc = first_error(rc, exchange(net, comm, a, scratch));
+    }
+    rc = first_error(rc, node_bcast(net, comm, a, leader, scratch));
+    free(scratch);
+    return rc;
+}

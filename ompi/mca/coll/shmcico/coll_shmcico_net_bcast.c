@@ -1,0 +1,354 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Bcast across nodes (see coll_shmcico_net.h): the leaders pass the
+ * message down a binomial tree of nodes rooted at the root's node, chunk
+ * by chunk; a leader forwards a chunk to its child nodes and then
+ * broadcasts it in its node while the next chunk travels, so each byte
+ * crosses into every node once and the stages overlap.
+ *
+ * Chunks are cut in bytes of the type signature, so that processes whose
+ * datatypes differ (and match) cut them alike.  The root's byte count
+ * travels with the first chunk to the leaders, and from each leader to
+ * its node in an 8-byte node Bcast ahead of the chunks: every process
+ * takes part in as many steps as the root's message needs, also one
+ * whose own count is wrong (it gets MPI_ERR_TRUNCATE, receives into a
+ * scratch buffer, and a leader still forwards the right bytes).
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "ompi/mca/coll/base/coll_tags.h"
+#include "ompi/mca/pml/pml.h"
+
+#include "coll_shmcico_net.h"
+
+/* bytes of a chunk of the pipeline: large enough for the network to run
+ * at speed, small enough that the node stage starts early */
+#define NET_CHUNK ((size_t) 512 << 10)
+#define MAX_CHILDREN 32
+
+typedef struct tree_t {
+    int parent;                     /* leader of the parent node, -1: root's node */
+    int children[MAX_CHILDREN];     /* leaders of the child nodes */
+    int nchildren;
+} tree_t;
+
+/* one process's buffer as the bytes of its type signature */
+typedef struct net_stream_t {
+    mca_coll_shmcico_dstream_t ds;  /* packed or unpacked in order, chunk by chunk */
+    size_t total;                   /* bytes of this process's buffer */
+    uint64_t expected;              /* bytes of the root's message */
+    char *stage[2];                 /* a chunk each: non-contiguous or wrong count */
+    bool sending;                   /* the root's: packed into the stages */
+} net_stream_t;
+
+/* the binomial tree over nodes, rooted at the root's node */
+static void node_tree(const mca_coll_shmcico_net_t *net, int root, tree_t *t)
+{
+    int n = net->nnodes, first = net->node_of[root];
+    int v = (net->my_node - first + n) % n, mask = 1;
+
+    t->parent = -1;
+    t->nchildren = 0;
+    while (mask < n && 0 == (v & mask)) {
+        mask <<= 1;
+    }
+    if (v != 0) {
+        t->parent = mca_coll_shmcico_net_leader(net, (v - mask + first) % n, root);
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (v + mask < n && t->nchildren < MAX_CHILDREN) {
+            t->children[t->nchildren++] = mca_coll_shmcico_net_leader(net, (v + mask + first) % n,
+                                                                      root);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The byte stream of a call                                            */
+
+static void stream_open(net_stream_t *s, const mca_coll_shmcico_args_t *a, bool sending)
+{
+    mca_coll_shmcico_dstream_init(&s->ds, a->own_buf, a->own_count, a->own_type, sending);
+    s->total = s->ds.stream.length;
+    s->expected = s->total;
+    s->stage[0] = s->stage[1] = NULL;
+    s->sending = sending;
+}
+
+static void stream_close(net_stream_t *s)
+{
+    mca_coll_shmcico_dstream_fini(&s->ds);
+    free(s->stage[0]);
+    free(s->stage[1]);
+}
+
+static bool matches(const net_stream_t *s)
+{
+    return s->total == s->expected;
+}
+
+/* chunks go through the stages (packed or unpacked there); 0, or ENOMEM */
+static int staged(net_stream_t *s)
+{
+    if (NULL != s->ds.stream.contig && matches(s)) {
+        return 0;
+    }
+    for (int i = 0; i < 2; ++i) {
+        s->stage[i] = NULL == s->stage[i] ? malloc(NET_CHUNK) : s->stage[i];
+    }
+    return NULL == s->stage[0] || NULL == s->stage[1] ? ENOMEM : 0;
+}
+
+static size_t nchunks(const net_stream_t *s)
+{
+    return (size_t) ((s->expected + NET_CHUNK - 1) / NET_CHUNK);
+}
+
+static size_t chunk_len(const net_stream_t *s, size_t c)
+{
+    size_t left = (size_t) s->expected - c * NET_CHUNK;
+    return left < NET_CHUNK ? left : NET_CHUNK;
+}
+
+/* where chunk c lies: in the user's buffer, or in its stage */
+static char *chunk_at(const net_stream_t *s, size_t c)
+{
+    return NULL != s->stage[c % 2] ? s->stage[c % 2]
+                                   : (char *) s->ds.stream.contig + c * NET_CHUNK;
+}
+
+/* a received chunk from its stage into the user's buffer, as far as it
+ * holds (a short one gets the start of the message) */
+static void drain(net_stream_t *s, size_t c)
+{
+    if (!s->sending && NULL != s->stage[c % 2]) {
+        (void) mca_coll_shmcico_stream_get(&s->ds.stream, s->stage[c % 2], chunk_len(s, c));
+    }
+}
+
+/* the root: the user's chunk into its stage */
+static void fill(net_stream_t *s, size_t c)
+{
+    if (NULL != s->stage[c % 2]) {
+        mca_coll_shmcico_stream_put(&s->ds.stream, s->stage[c % 2], chunk_len(s, c));
+    }
+}
+
+static int result_of(const net_stream_t *s, int rc)
+{
+    return MPI_SUCCESS == rc && !matches(s) ? MPI_ERR_TRUNCATE : rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                             */
+
+/* the first chunk with the root's byte count ahead of it */
+static int first_type(uint64_t *count, char *at, size_t len, struct ompi_datatype_t **type)
+{
+    int lens[2] = { (int) sizeof(*count), (int) len };
+    ptrdiff_t displs[2] = { (ptrdiff_t) count, (ptrdiff_t) at };
+    struct ompi_datatype_t *types[2] = { &ompi_mpi_byte.dt, &ompi_mpi_byte.dt };
+    int rc = ompi_datatype_create_struct(2, lens, displs, types, type);
+
+    return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
+}
+
+static int send_chunk(struct ompi_communicator_t *comm, int to, net_stream_t *s, size_t c,
+                      ompi_request_t **req)
+{
+    struct ompi_datatype_t *type;
+    int rc;
+
+    if (c > 0) {
+        return MCA_PML_CALL(isend(chunk_at(s, c), chunk_len(s, c), MPI_BYTE, to,
+                                  MCA_COLL_BASE_TAG_BCAST, MCA_PML_BASE_SEND_STANDARD, comm,
+                                  req));
+    }
+    rc = first_type(&s->expected, chunk_at(s, 0), chunk_len(s, 0), &type);
+    if (MPI_SUCCESS == rc) {
+        /* the type holds absolute addresses; isend keeps its own reference */
+        rc = MCA_PML_CALL(isend(NULL, 1, type, to, MCA_COLL_BASE_TAG_BCAST,
+                                MCA_PML_BASE_SEND_STANDARD, comm, req));
+        ompi_datatype_destroy(&type);
+    }
+    return rc;
+}
+
+/* a leader below the root's node: the first chunk and the root's byte
+ * count, received where they fit (the size of the message tells) */
+static int receive_first(struct ompi_communicator_t *comm, int parent, net_stream_t *s)
+{
+    ompi_status_public_t status;
+    struct ompi_datatype_t *type;
+    size_t len, own = s->total < NET_CHUNK ? s->total : NET_CHUNK;
+    int rc = MCA_PML_CALL(probe(parent, MCA_COLL_BASE_TAG_BCAST, comm, &status));
+    char *at;
+
+    if (MPI_SUCCESS != rc || status._ucount < sizeof(uint64_t)) {
+        return MPI_SUCCESS != rc ? rc : MPI_ERR_INTERN;
+    }
+    len = status._ucount - sizeof(uint64_t);
+    s->expected = len != own ? UINT64_MAX : s->total;   /* wrong: through the stages */
+    if (0 != staged(s)) {
+        return MPI_ERR_NO_MEM;
+    }
+    at = chunk_at(s, 0);
+    rc = first_type(&s->expected, at, len, &type);
+    if (MPI_SUCCESS == rc) {
+        rc = MCA_PML_CALL(recv(NULL, 1, type, parent, MCA_COLL_BASE_TAG_BCAST, comm,
+                               MPI_STATUS_IGNORE));
+        ompi_datatype_destroy(&type);
+    }
+    if (MPI_SUCCESS != rc) {
+        s->expected = s->total;     /* nothing came: the node goes by this one's count */
+        return rc;
+    }
+    if (0 != staged(s)) {
+        return MPI_ERR_NO_MEM;      /* the count received says this one is wrong */
+    }
+    if (at != chunk_at(s, 0)) {
+        memcpy(chunk_at(s, 0), at, len);    /* a wrong count found only now */
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The stages                                                           */
+
+/* a Bcast in the node from the leader (its rank in comm) */
+static int node_bcast(const mca_coll_shmcico_net_t *net, void *buf, size_t count,
+                      int leader)
+{
+    struct ompi_communicator_t *node = net->node_comm;
+
+    if (ompi_comm_size(node) < 2) {
+        return MPI_SUCCESS;
+    }
+    return node->c_coll->coll_bcast(buf, (int) count, MPI_BYTE, net->local_of[leader], node,
+                                    node->c_coll->coll_bcast_module);
+}
+
+static int wait_sends(ompi_request_t **sends, int *nsends)
+{
+    int rc = mca_coll_shmcico_net_wait(sends, *nsends);
+
+    *nsends = 0;
+    return rc;
+}
+
+static int first_error(int rc, int step_rc)
+{
+    return MPI_SUCCESS == rc ? step_rc : rc;
+}
+
+/* chunk c reached this leader (or is the root's): on to the child nodes */
+static int send_on(struct ompi_communicator_t *comm, net_stream_t *s, const tree_t *t, size_t c,
+                   ompi_request_t **sends, int *nsends)
+{
+    int rc = MPI_SUCCESS;
+
+    for (int i = 0; i < t->nchildren && MPI_SUCCESS == rc; ++i) {
+        rc = send_chunk(comm, t->children[i], s, c, &sends[*nsends]);
+        *nsends += MPI_SUCCESS == rc;
+    }
+    return rc;
+}
+
+/* a leader below the root's node: chunk c is here, chunk c + 1 is asked
+ * for (into the stage that held chunk c - 1, whose sends end first) */
+static int receive_next(struct ompi_communicator_t *comm, net_stream_t *s, const tree_t *t,
+                        size_t c, ompi_request_t **recv, ompi_request_t *sends[2][MAX_CHILDREN],
+                        int *nsends)
+{
+    int rc = c > 0 ? mca_coll_shmcico_net_wait(recv, 1) : MPI_SUCCESS;
+
+    if (c + 1 < nchunks(s) && MPI_SUCCESS == rc) {
+        rc = wait_sends(sends[(c + 1) % 2], &nsends[(c + 1) % 2]);
+        rc = MPI_SUCCESS != rc ? rc
+            : MCA_PML_CALL(irecv(chunk_at(s, c + 1), chunk_len(s, c + 1), MPI_BYTE, t->parent,
+                                 MCA_COLL_BASE_TAG_BCAST, comm, recv));
+    }
+    return rc;
+}
+
+/* a leader: the first chunk (the root has it), then each chunk received,
+ * passed on to the child nodes, broadcast in the node, drained into the
+ * user's buffer.  The node's steps run whatever the network did, so that
+ * the node stays in step. */
+static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                        net_stream_t *s, const tree_t *t)
+{
+    ompi_request_t *recv = MPI_REQUEST_NULL, *sends[2][MAX_CHILDREN];
+    int nsends[2] = { 0, 0 }, me = ompi_comm_rank(comm), net_rc, node_rc;
+    bool root = t->parent < 0;
+
+    net_rc = root ? (0 == staged(s) ? MPI_SUCCESS : MPI_ERR_NO_MEM)
+                  : receive_first(comm, t->parent, s);
+    node_rc = node_bcast(net, &s->expected, sizeof(s->expected), me);
+    for (size_t c = 0; MPI_ERR_NO_MEM != net_rc && c < nchunks(s); ++c) {
+        if (!root && MPI_SUCCESS == net_rc) {
+            net_rc = receive_next(comm, s, t, c, &recv, sends, nsends);
+        }
+        if (root) {
+            net_rc = first_error(net_rc, wait_sends(sends[c % 2], &nsends[c % 2]));
+            fill(s, c);
+        }
+        if (MPI_SUCCESS == net_rc) {
+            net_rc = send_on(comm, s, t, c, sends[c % 2], &nsends[c % 2]);
+        }
+        node_rc = first_error(node_rc, node_bcast(net, chunk_at(s, c), chunk_len(s, c), me));
+        drain(s, c);
+    }
+    net_rc = first_error(net_rc, wait_sends(sends[0], &nsends[0]));
+    net_rc = first_error(net_rc, wait_sends(sends[1], &nsends[1]));
+    return first_error(net_rc, node_rc);
+}
+
+/* a process that is not its node's leader: the count, then the chunks */
+static int member_bcast(const mca_coll_shmcico_net_t *net, net_stream_t *s, int leader)
+{
+    int rc = node_bcast(net, &s->expected, sizeof(s->expected), leader);
+
+    if (0 != staged(s)) {
+        return MPI_ERR_NO_MEM;
+    }
+    for (size_t c = 0; c < nchunks(s); ++c) {
+        rc = first_error(rc, node_bcast(net, chunk_at(s, c), chunk_len(s, c), leader));
+        drain(s, c);
+    }
+    return rc;
+}
+
+int mca_coll_shmcico_net_bcast(const mca_coll_shmcico_args_t *a,
+                               struct ompi_communicator_t *comm,
+                               mca_coll_shmcico_module_t *module)
+{
+    const mca_coll_shmcico_net_t *net = &module->net;
+    int me = ompi_comm_rank(comm), rc;
+    int leader = mca_coll_shmcico_net_leader(net, net->my_node, a->root);
+    net_stream_t s;
+    tree_t t;
+
+    stream_open(&s, a, me == a->root);
+    if (me == leader) {
+        node_tree(net, a->root, &t);
+        rc = leader_bcast(net, comm, &s, &t);
+    } else {
+        rc = member_bcast(net, &s, leader);
+    }
+    rc = result_of(&s, rc);
+    stream_close(&s);
+    return rc;
+}
