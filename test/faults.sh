@@ -20,6 +20,10 @@
 #   faults.sh kill-in-single-copy  the root of a run of 64 MiB Bcasts dies
 #                              (SIGKILL) while the others copy from its
 #                              memory by single copy
+#   faults.sh kill-on-a-node   on simulated nodes (nodes.sh 2x2), a rank
+#                              of the second node dies (SIGKILL) in the
+#                              middle of a run of collectives on
+#                              MPI_COMM_WORLD, which spans both nodes
 #   faults.sh abort            MPI_Abort while the other ranks wait inside a
 #                              Bcast from the aborting root
 #   faults.sh full-backing     the backing directory is a 64 KiB tmpfs
@@ -37,6 +41,7 @@ set -u
 # AddressSanitizer accept not coming first)
 preload=$PWD/mpi/.libs/fault_inject.so${LD_PRELOAD:+:$LD_PRELOAD}
 program=$PWD/mpi/test_faults
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d /dev/shm/shmcico-faults.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 failures=0
@@ -46,11 +51,16 @@ fail() {
     failures=$((failures + 1))
 }
 
-# mpirun NP [ARGS...]: the job with its segments in $dir
+# mpirun NP [ARGS...]: the job with its segments in $dir; with LAYOUT set,
+# NP processes on the simulated nodes of test/nodes.sh LAYOUT
 run_job() {
     local np=$1
     shift
-    "$MPIRUN" --oversubscribe -np "$np" --mca coll_shmcico_backing_dir "$dir" "$@"
+    if [ -n "${LAYOUT:-}" ]; then
+        "$here/nodes.sh" "$LAYOUT" -np "$np" --mca coll_shmcico_backing_dir "$dir" "$@"
+    else
+        "$MPIRUN" --oversubscribe -np "$np" --mca coll_shmcico_backing_dir "$dir" "$@"
+    fi
 }
 
 # the backing directory holds exactly the names given
@@ -140,6 +150,10 @@ kill_rank() {
     pids=$(pids_in "$log")
     victim=$(echo "$pids" | sed -n "$(($2 + 1))p")
     [ -n "$victim" ] || fail "the ranks never got ready"
+    if [ -n "${LAYOUT:-}" ]; then
+        [ "$(grep -c 'ready, 7 served, 7 across nodes$' "$log")" = 4 ] \
+            || fail "the first calls were not all served across nodes"
+    fi
     sleep 0.5
     echo "killing rank $2 (pid $victim) with SIGKILL"
     kill -9 "$victim"
@@ -217,10 +231,12 @@ case ${1:-} in
     die-in-setup) die_in_setup ;;
     kill-rank) kill_rank loop 2 ;;
     kill-in-single-copy) kill_rank copy-loop 0 ;;
+    kill-on-a-node) LAYOUT=2x2 kill_rank loop 3 ;;
     abort) abort_in_bcast ;;
     full-backing) tmpfs_job size=64k "No space left on device" ;;
     readonly-backing) tmpfs_job ro,size=1m "Read-only file system" ;;
-    *) echo "usage: faults.sh hostile-names|die-in-setup|kill-rank|kill-in-single-copy|abort|" \
+    *) echo "usage: faults.sh hostile-names|die-in-setup|kill-rank|kill-in-single-copy|"
+            "kill-on-a-node|abort|" \
             "full-backing|readonly-backing" >&2
        exit 2 ;;
 esac

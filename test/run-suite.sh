@@ -296,6 +296,30 @@ default_suite() {
             -- mpi $np verbose 10 -- mpi/test_hints
     done
 
+    echo "== communicators that span nodes (simulated nodes, nodes.sh)"
+    # TC_MULTINODE: an Allgather(v) with a wrong count guarantees the
+    # error and the buffers' bounds, not the other processes' data
+    for layout in 2x2 2x2-by-node 3+2 3x2; do
+        run_case "multinode-$layout" 600 \
+            --expect 'split into [2-3] nodes: this process on node [0-2] of [1-3] processes, led by rank [0-9]' \
+            -- "$srcdir_abs/nodes.sh" "$layout" -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
+               mpi/test_multinode served
+    done
+    run_case multinode-4x1-fallback 300 \
+        --expect 'not served across nodes: every node holds one process' \
+        -- "$srcdir_abs/nodes.sh" 4x1 --mca coll_shmcico_verbose 10 mpi/test_multinode fallback
+    run_case multinode-off-2x2-unused 300 \
+        --expect 'declined: processes on other nodes \(coll_shmcico_multinode is false\)' \
+        -- "$srcdir_abs/nodes.sh" 2x2 --mca coll_shmcico_multinode 0 --mca coll_shmcico_verbose 10 \
+           mpi/test_plain unused
+    # the whole datatype matrix, ranks placed round robin over the nodes
+    run_case multinode-2x2-by-node-bcast 600 \
+        -- "$srcdir_abs/nodes.sh" 2x2-by-node -x TC_MULTINODE=1 mpi/test_bcast --no-huge
+    for op in scatter scatterv gather gatherv allgather allgatherv; do
+        run_case "multinode-2x2-by-node-$op" 600 \
+            -- "$srcdir_abs/nodes.sh" 2x2-by-node -x TC_MULTINODE=1 mpi/test_vector $op
+    done
+
     echo "== fallback"
     limits=()
     for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
@@ -327,8 +351,8 @@ default_suite() {
     run_case oversubscribed-np8-allgatherv 900 -- mpi 8 -- mpi/test_vector allgatherv
 
     echo "== faults"
-    for fault in hostile-names die-in-setup kill-rank kill-in-single-copy abort full-backing \
-                 readonly-backing; do
+    for fault in hostile-names die-in-setup kill-rank kill-in-single-copy kill-on-a-node abort \
+                 full-backing readonly-backing; do
         run_case "fault-$fault" 300 -- "$srcdir_abs/faults.sh" "$fault"
     done
 

@@ -75,7 +75,7 @@ int st_failures(void)
 
 /* MPI_T counters count from the moment their handle starts, so each
  * counter keeps one handle for the whole test. */
-#define MAX_COUNTERS 32
+#define MAX_COUNTERS 128
 
 static struct {
     char name[64];
@@ -94,8 +94,12 @@ static MPI_T_pvar_handle counter_handle(const char *name)
         }
     }
     snprintf(full, sizeof(full), "coll_shmcico_%s", name);
-    if (ncounters == MAX_COUNTERS
-        || MPI_SUCCESS != MPI_T_pvar_get_index(full, MPI_T_PVAR_CLASS_COUNTER, &index)) {
+    if (ncounters == MAX_COUNTERS) {
+        fprintf(stderr, "st_counter: more than %d counters, raise MAX_COUNTERS\n",
+                MAX_COUNTERS);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (MPI_SUCCESS != MPI_T_pvar_get_index(full, MPI_T_PVAR_CLASS_COUNTER, &index)) {
         fprintf(stderr, "MPI_T counter %s not found: is coll/shmcico loaded?\n", full);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -121,6 +125,32 @@ int st_finish(const char *name)
     MPI_T_finalize();
     MPI_Finalize();
     return total ? 1 : 0;
+}
+
+static int served_keyval = MPI_KEYVAL_INVALID;
+
+int st_served_here(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int size, local, most, flag;
+    void *cached;
+
+    if (MPI_KEYVAL_INVALID == served_keyval) {
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &served_keyval,
+                               NULL);
+    }
+    MPI_Comm_get_attr(comm, served_keyval, &cached, &flag);
+    if (flag) {
+        return (int) (intptr_t) cached;
+    }
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    MPI_Allreduce(&local, &most, 1, MPI_INT, MPI_MAX, comm);
+    flag = size >= 2 && most >= 2;
+    MPI_Comm_set_attr(comm, served_keyval, (void *) (intptr_t) flag);
+    return flag;
 }
 
 unsigned long long st_size_variable(const char *name)

@@ -56,6 +56,12 @@ unsigned long long st_size_variable(const char *name);
 /* Value of the control variable coll_shmcico_<name> (an integer). */
 unsigned long long st_cvar(const char *name);
 
+/* Whether shmcico serves comm: it has two processes or more, and, when
+ * it spans nodes, some node holds two of them (a communicator of one
+ * process per node stays with the previous component).  Collective over
+ * comm the first time, then cached on it. */
+int st_served_here(MPI_Comm comm);
+
 /* ---- Buffers with guards ------------------------------------------ */
 
 typedef struct st_buf {

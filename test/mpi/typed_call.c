@@ -380,13 +380,24 @@ static st_buf prepare_blocks(const tc_call *c, int me, int p, const view *v)
     return blocks;
 }
 
+/* An Allgather(v) with a process whose counts are wrong, across nodes
+ * (TC_MULTINODE): that process gets MPI_ERR_TRUNCATE and nothing is
+ * written outside any buffer, but the other processes' data is not
+ * guaranteed (each node's leader forwards blocks as it sees them). */
+static int relaxed(const tc_call *c)
+{
+    return NULL != getenv("TC_MULTINODE") && is_allgather(c) && c->short_rank >= 0;
+}
+
 static void check_result(const tc_call *c, int me, int p, const view *v, int err,
-                         unsigned long long moved)
+                         unsigned long long moved, int served_here)
 {
     int cls;
 
     MPI_Error_class(err, &cls);
-    if (truncated_at(c, me, p)) {
+    if (relaxed(c) && me != c->short_rank) {
+        /* its result is not guaranteed */
+    } else if (truncated_at(c, me, p)) {
         ST_CHECK(MPI_ERR_TRUNCATE == cls, "%s %s %s root %d: short count got error "
                  "class %d, expected MPI_ERR_TRUNCATE", st_op_name(c->op),
                  c->comm_name, c->type->name, c->root, cls);
@@ -395,7 +406,7 @@ static void check_result(const tc_call *c, int me, int p, const view *v, int err
                  st_op_name(c->op), c->comm_name, c->type->name, c->root,
                  c->counts[0], cls);
     }
-    ST_CHECK(moved == (skipped_by_mpi(c, me, p, v) ? 0u : 1u),
+    ST_CHECK(moved == (skipped_by_mpi(c, me, p, v) || !served_here ? 0u : 1u),
              "%s %s %s root %d counts[0]=%d: %s_served moved by %llu",
              st_op_name(c->op), c->comm_name, c->type->name, c->root, c->counts[0],
              st_op_name(c->op), moved);
@@ -453,7 +464,7 @@ static void check_transport(const tc_call *c, int me, int p, unsigned long long 
 
 void tc_run(const tc_call *c)
 {
-    int me, p, err, is_root, has_blocks, has_single;
+    int me, p, err, is_root, has_blocks, has_single, served_here;
     unsigned char *sent = NULL;
     st_buf single = { 0 }, blocks = { 0 };
     char name[64], single_name[64], queue_name[64];
@@ -463,6 +474,7 @@ void tc_run(const tc_call *c)
 
     MPI_Comm_rank(c->comm, &me);
     MPI_Comm_size(c->comm, &p);
+    served_here = st_served_here(c->comm);      /* collective: before anything */
     is_root = me == c->root;
     has_blocks = is_allgather(c) || is_root;
     has_single = ST_BCAST == c->op ? !is_root : !(c->in_place && has_blocks);
@@ -488,18 +500,28 @@ void tc_run(const tc_call *c)
     before = st_counter(name);
     err = call_op(c, is_root, &v, blocks.data,
                   has_single ? (void *) single.data : MPI_IN_PLACE, single_count(c, me));
-    check_result(c, me, p, &v, err, st_counter(name) - before);
+    check_result(c, me, p, &v, err, st_counter(name) - before, served_here);
     if (!skipped_by_mpi(c, me, p, &v) && st_type_size(c->type->single_type) > 0) {
         check_transport(c, me, p, st_counter(single_name) - single0,
                         st_counter(queue_name) - queue0);
     }
 
     if (has_single) {
-        check_single(c, me, p, &single, sent);
+        if (relaxed(c)) {
+            ST_CHECK(st_guards_ok(&single), "%s %s: guard bytes of the single buffer "
+                     "overwritten", st_op_name(c->op), c->comm_name);
+        } else {
+            check_single(c, me, p, &single, sent);
+        }
         st_free(&single);
     }
     if (has_blocks) {
-        check_blocks(c, p, &v, &blocks);
+        if (relaxed(c)) {
+            ST_CHECK(st_guards_ok(&blocks), "%s %s: guard bytes of the blocks overwritten",
+                     st_op_name(c->op), c->comm_name);
+        } else {
+            check_blocks(c, p, &v, &blocks);
+        }
         st_free(&blocks);
     }
     free(sent);

@@ -1,0 +1,203 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Communicators that span nodes (the suite runs it on simulated nodes,
+ * test/nodes.sh), every operation, every byte and guard checked
+ * (typed_call.h):
+ *  - MPI_COMM_WORLD, and a communicator whose ranks are in reverse order
+ *    (so a node's ranks are not contiguous in it), every root: a node's
+ *    leader or not, on every node;
+ *  - 8 bytes, 100 KiB, and 1.5 MiB (Bcast: three pipeline chunks);
+ *    MPI_BYTE, an indexed type, a vector of 2 KiB blocks against ints;
+ *  - the v-variants' count patterns: zeros, one huge block, random;
+ *    MPI_IN_PLACE;
+ *  - a Bcast whose processes use types of different sizes (the
+ *    pipeline's chunks end inside elements);
+ *  - where shmcico serves: a process whose count is short gets
+ *    MPI_ERR_TRUNCATE, and the next call is right (each process in turn,
+ *    a Bcast also over several pipeline chunks);
+ *  - served: coll_shmcico_<op>_served and _multinode move by one on every
+ *    process (the suite's layouts all have a node with two processes);
+ *    fallback: on a layout of one process per node every call goes to
+ *    the previous component, _fallback moves.
+ *
+ * Usage: test_multinode served|fallback
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "typed_call.h"
+
+static const st_type *types;
+static int expect_served;
+
+static unsigned long long counter_of(st_op op, const char *what)
+{
+    char name[64];
+
+    snprintf(name, sizeof(name), "%s_%s", st_op_name(op), what);
+    return st_counter(name);
+}
+
+/* one call, with the counters of the path it must take */
+static void run(tc_call *c)
+{
+    unsigned long long multi = counter_of(c->op, "multinode");
+    unsigned long long fallback = counter_of(c->op, "fallback");
+    int skipped = 0 == st_type_size(c->type->single_type)
+                  || st_skipped_by_mpi(c->op, c->comm, c->counts);
+
+    tc_run(c);
+    if (!skipped) {
+        ST_CHECK(counter_of(c->op, "multinode") - multi == (unsigned) expect_served
+                 && counter_of(c->op, "fallback") - fallback == (unsigned) !expect_served,
+                 "%s %s root %d: multinode +%llu fallback +%llu", st_op_name(c->op),
+                 c->comm_name, c->root, counter_of(c->op, "multinode") - multi,
+                 counter_of(c->op, "fallback") - fallback);
+    }
+}
+
+static void every_root(st_op op, MPI_Comm comm, const char *name, const st_type *type,
+                       size_t bytes, int pattern, int in_place, uint64_t seed)
+{
+    size_t elem = st_type_size(type->single_type);
+    int p, n = (int) (bytes / elem > 0 ? bytes / elem : 1);
+
+    MPI_Comm_size(comm, &p);
+    for (int root = 0; root < p; ++root) {
+        tc_call c = { .op = op, .comm = comm, .comm_name = name, .type = type, .root = root,
+                      .in_place = in_place, .short_rank = -1,
+                      .seed = seed + (uint64_t) root };
+        tc_layout(&c, p, pattern, n, 0);
+        run(&c);
+    }
+}
+
+static void sizes_and_types(st_op op, MPI_Comm comm, const char *name)
+{
+    static const size_t sizes[] = { 8, 100 << 10, 1536 << 10 };
+    static const int type_index[] = { 0, 4, 8 };
+
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
+        for (size_t t = 0; t < sizeof(type_index) / sizeof(type_index[0]); ++t) {
+            every_root(op, comm, name, &types[type_index[t]], sizes[i], TC_UNIFORM, 0,
+                       100 * i + 10 * t);
+        }
+    }
+}
+
+static void patterns_and_in_place(st_op op, MPI_Comm comm, const char *name)
+{
+    int is_v = !st_op_regular(op) && ST_BCAST != op;
+
+    for (int pattern = TC_ZEROS; is_v && pattern < TC_NPATTERNS; ++pattern) {
+        every_root(op, comm, name, &types[0], 5000, pattern, 0, 700 + (uint64_t) pattern);
+    }
+    if (ST_BCAST != op) {
+        every_root(op, comm, name, &types[0], 3000, is_v ? TC_RANDOM : TC_UNIFORM, 1, 800);
+    }
+}
+
+/* a short count on each process but the root in turn (leaders and
+ * not), each time followed by a right call; a Bcast also at 1.5 MiB, so
+ * that a short process sees fewer pipeline chunks than the root sends */
+static void truncation(st_op op, MPI_Comm comm, const char *name)
+{
+    int p, sizes = ST_BCAST == op ? 2 : 1;
+
+    MPI_Comm_size(comm, &p);
+    for (int i = 0; i < sizes; ++i) {
+        for (int victim = 1; victim < p; ++victim) {
+            char short_name[64], after_name[64];
+            tc_call c = { .op = op, .comm = comm, .comm_name = short_name, .type = &types[0],
+                          .root = 0, .seed = 900 + (uint64_t) victim };
+            snprintf(short_name, sizeof(short_name), "%s, rank %d short", name, victim);
+            snprintf(after_name, sizeof(after_name), "%s, after rank %d short", name, victim);
+            c.short_rank = victim;
+            tc_layout(&c, p, TC_UNIFORM, 0 == i ? 4000 : 1536 << 10, 0);
+            run(&c);
+            c.short_rank = -1;
+            c.comm_name = after_name;
+            run(&c);
+        }
+    }
+}
+
+/* A Bcast whose processes describe the same bytes with types of other
+ * sizes: the root 24-byte elements, even ranks ints, odd ranks every
+ * other int of a strided vector; 1.5 MiB + 24 bytes, so that the
+ * pipeline's chunks end inside elements of every type. */
+static void mixed_types_bcast(MPI_Comm comm, int root)
+{
+    int rank, n = (1536 << 10) / 24 + 1, ints = 6 * n, count;
+    MPI_Datatype six, strided, type;
+    int *buf = malloc(2 * (size_t) ints * sizeof(int));
+    unsigned long long multi = counter_of(ST_BCAST, "multinode");
+    int bad = 0, err;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Type_contiguous(6, MPI_INT, &six);
+    MPI_Type_vector(ints, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&six);
+    MPI_Type_commit(&strided);
+    for (int i = 0; i < 2 * ints; ++i) {
+        buf[i] = rank == root ? i * 7 + 1 : -1;
+    }
+    type = rank == root ? six : rank % 2 ? strided : MPI_INT;
+    count = rank == root ? n : rank % 2 ? 1 : ints;
+    err = MPI_Bcast(buf, count, type, root, comm);
+    for (int i = 0; rank != root && i < 2 * ints; ++i) {
+        int want = rank % 2 ? (i % 2 ? -1 : (i / 2) * 7 + 1) : i < ints ? i * 7 + 1 : -1;
+        bad += buf[i] != want;
+    }
+    ST_CHECK(MPI_SUCCESS == err && 0 == bad, "mixed-type Bcast from root %d: error %d, %d "
+             "wrong ints", root, err, bad);
+    ST_CHECK(counter_of(ST_BCAST, "multinode") - multi == (unsigned) expect_served,
+             "mixed-type Bcast from root %d not served across nodes", root);
+    MPI_Type_free(&six);
+    MPI_Type_free(&strided);
+    free(buf);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    MPI_Comm reversed;
+    int rank, size;
+
+    st_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    expect_served = 0 == strcmp(mode, "served");
+    if (!expect_served && 0 != strcmp(mode, "fallback")) {
+        st_fail("usage: test_multinode served|fallback");
+        return st_finish("test_multinode");
+    }
+    types = st_types();
+    MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &reversed);
+    MPI_Comm_set_errhandler(reversed, MPI_ERRORS_RETURN);
+    for (int op = 0; op < ST_NOPS; ++op) {
+        sizes_and_types((st_op) op, MPI_COMM_WORLD, "world");
+        patterns_and_in_place((st_op) op, reversed, "reversed-keys");
+        if (ST_BCAST == op) {
+            for (int root = 0; root < size; ++root) {
+                mixed_types_bcast(MPI_COMM_WORLD, root);
+            }
+        }
+        if (expect_served) {
+            /* an erroneous call: the fallback component's behaviour is its own */
+            truncation((st_op) op, MPI_COMM_WORLD, "world");
+        }
+    }
+    MPI_Comm_free(&reversed);
+    return st_finish("test_multinode");
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Simulated nodes on one machine, for the tests of communicators that
+# span nodes:
+#
+#   nodes.sh LAYOUT [MPIRUN-OPTION]... PROGRAM [ARG]...
+#
+# LAYOUT is 2x2 (node1:2,node2:2), 2x2-by-node (the same, ranks placed
+# round robin over the nodes), 3+2, 3x2, 4x1 or 2x1.  Every node's
+# daemon runs in a UTS namespace whose hostname is the node's name
+# (nodes-agent.sh is mpirun's rsh agent), so each gets its own node-local
+# communicators; between nodes Open MPI uses TCP over loopback.  Needs
+# root (namespaces, and node1 to node4 in /etc/hosts, added when missing)
+# and MPIRUN in the environment.
+
+set -euo pipefail
+: "${MPIRUN:?}"
+here=$(cd "$(dirname "$0")" && pwd)
+layout=${1:?usage: nodes.sh LAYOUT [MPIRUN-OPTION]... PROGRAM [ARG]...}
+shift
+
+case $layout in
+    2x2) hosts=node1:2,node2:2; extra=() ;;
+    2x2-by-node) hosts=node1:2,node2:2; extra=(--map-by node) ;;
+    3+2) hosts=node1:3,node2:2; extra=() ;;
+    3x2) hosts=node1:2,node2:2,node3:2; extra=() ;;
+    4x1) hosts=node1:1,node2:1,node3:1,node4:1; extra=() ;;
+    2x1) hosts=node1:1,node2:1; extra=() ;;
+    *) echo "nodes.sh: unknown layout $layout" >&2; exit 2 ;;
+esac
+
+for i in 1 2 3 4; do
+    if ! getent hosts "node$i" >/dev/null; then
+        echo "127.0.1.1$i node$i" >>/etc/hosts
+    fi
+done
+
+# the component path and the backing directory travel to every node's
+# processes (mpirun passes only OMPI_MCA_* of its own environment to the
+# local daemon's children otherwise)
+env_args=()
+for var in $(env | sed -n 's/^\(OMPI_MCA_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    env_args+=(-x "$var")
+done
+exec "$MPIRUN" --host "$hosts" "${extra[@]+"${extra[@]}"}" \
+    --mca plm_rsh_agent "$here/nodes-agent.sh" \
+    --mca btl self,vader,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
+    "${env_args[@]+"${env_args[@]}"}" "$@"
