@@ -365,6 +365,11 @@ default_suite() {
         --expect 'NUMA placement (on|not available)' --expect 'declined: fewer than 2 processes' \
         -- mpi 2 verbose 10 -- mpi/test_stress 100
     run_case verbose-0-silent 120 --reject 'coll:shmcico' -- mpi 2 -- mpi/test_stress 100
+
+    echo "== install and uninstall"
+    for way in default prefix component-dir; do
+        run_case "install-$way" 600 -- "$srcdir_abs/install.sh" "$way"
+    done
 }
 
 soak_suite() {

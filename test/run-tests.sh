@@ -11,20 +11,30 @@
 # fresh Debian 12 (or Ubuntu) machine as root it first installs the
 # packages it needs.
 #
-# The suite runs against the system's Open MPI 4.1.  When an Open MPI 5.0
-# built by test/build-openmpi5.sh is found (in $SHMCICO_OMPI5_PREFIX,
-# default /opt/coll-shmcico/openmpi-5.0), the component is built again
-# for it, in build-ompi5/ from the tree's distribution, and the MPI part
-# of the suite runs against it too; otherwise the output says that this
-# part was skipped.  The last line of the output is "N passed, N failed"
-# over everything (a build that fails counts as one failed test).
+# Two passes:
+#  1. the whole suite against the system's Open MPI (4.1 on Debian 12),
+#     in this tree;
+#  2. the MPI part of the suite against Debian 13's packaged Open MPI 5.0,
+#     in a Debian 13 root made (once, then kept) by test/debian13-root.sh:
+#     the tree's distribution in build-deb13/, configured and built
+#     inside the root with the internal headers Debian's package lacks
+#     taken from its source package.  SHMCICO_DEBIAN13_PASS=no leaves
+#     this pass out (it needs root, and debootstrap the first time).
+# When SHMCICO_OMPI5_PREFIX names an Open MPI 5.0 built by
+# test/build-openmpi5.sh (such as /opt/coll-shmcico/openmpi-5.0), a third
+# pass runs the MPI part of the suite against it, from build-ompi5/.
+# The last line of the output is "N passed, N failed" over every pass (a
+# build that fails counts as one failed test).
 
 set -u
 cd "$(dirname "$0")/.."
-ompi5=${SHMCICO_OMPI5_PREFIX:-/opt/coll-shmcico/openmpi-5.0}
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+passed=0
+failed=0
+status=0
+timings=()
 
 # summary_of LOG: "PASSED FAILED" from the suite's last line
 summary_of() {
@@ -32,6 +42,18 @@ summary_of() {
         | sed -e 's/ passed, / /' -e 's/ failed//'
 }
 
+# count NAME START PIPESTATUS: add the pass's results to the totals
+count() {
+    local name=$1 start=$2 pass_status=$3 p f
+    [ "$pass_status" -eq 0 ] || status=1
+    read -r p f <<<"$(summary_of "$log")"
+    p=${p:-0} f=${f:-1}
+    passed=$((passed + p))
+    failed=$((failed + f))
+    timings+=("$name: $p passed, $f failed in $((SECONDS - start)) s")
+}
+
+start=$SECONDS
 (
     set -e
     test/install-deps.sh
@@ -40,15 +62,39 @@ summary_of() {
     make -j"$(nproc)"
     make -s --no-print-directory check
 ) 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-read -r passed failed <<<"$(summary_of "$log")"
-passed=${passed:-0} failed=${failed:-1}
+count "Open MPI $(ompi_info --version 2>/dev/null | head -n 1 | sed 's/.*v//') (system)" \
+    "$start" "${PIPESTATUS[0]}"
 
-if [ -x "$ompi5/bin/mpicc" ] && [ -f "$ompi5/include/openmpi/ompi/mca/coll/coll.h" ]; then
-    echo "== the suite again, against Open MPI $("$ompi5/bin/ompi_info" --version \
-        | head -n 1 | sed 's/.*v//') in $ompi5 (build in build-ompi5/)"
+if [ "${SHMCICO_DEBIAN13_PASS:-yes}" != no ]; then
+    echo "== the MPI suite again, against Debian 13's packaged Open MPI 5.0 in a Debian 13 root" \
+         "(build in build-deb13/)"
+    start=$SECONDS
     (
         set -e
+        test/debian13-root.sh make
+        rm -rf build-deb13
+        make -s --no-print-directory distdir distdir=build-deb13
+        test/debian13-root.sh run --bind "$PWD/build-deb13" -- bash -c '
+            set -e
+            cd "$1"
+            echo "Debian $(cat /etc/debian_version), $(ompi_info --version | head -n 1)"
+            ./configure -q
+            make -s -j"$(nproc)"
+            make -s --no-print-directory -C test check SUITE=mpi' bash "$PWD/build-deb13"
+    ) 2>&1 | tee "$log"
+    count "Open MPI $(sed -n 's/^openmpi //p' "$(test/debian13-root.sh path)/.coll-shmcico-root" \
+                          2>/dev/null) (Debian 13 root)" "$start" "${PIPESTATUS[0]}"
+else
+    echo "not run: the MPI suite against Debian 13's Open MPI 5.0 (SHMCICO_DEBIAN13_PASS=no)"
+fi
+
+ompi5=${SHMCICO_OMPI5_PREFIX:-}
+if [ -n "$ompi5" ]; then
+    echo "== the MPI suite again, against the Open MPI in $ompi5 (build in build-ompi5/)"
+    start=$SECONDS
+    (
+        set -e
+        [ -x "$ompi5/bin/mpicc" ] || { echo "no Open MPI in $ompi5 (test/build-openmpi5.sh makes one)"; exit 1; }
         rm -rf build-ompi5
         make -s --no-print-directory distdir distdir=build-ompi5
         cd build-ompi5
@@ -56,14 +102,10 @@ if [ -x "$ompi5/bin/mpicc" ] && [ -f "$ompi5/include/openmpi/ompi/mca/coll/coll.
         make -s -j"$(nproc)"
         make -s --no-print-directory -C test check SUITE=mpi
     ) 2>&1 | tee "$log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-    read -r passed5 failed5 <<<"$(summary_of "$log")"
-    passed=$((passed + ${passed5:-0}))
-    failed=$((failed + ${failed5:-1}))
-else
-    echo "skipped: the suite against Open MPI 5.0 (no build in $ompi5;" \
-         "test/build-openmpi5.sh makes one)"
+    count "Open MPI in $ompi5" "$start" "${PIPESTATUS[0]}"
 fi
 
+echo "== passes"
+printf '  %s\n' "${timings[@]}"
 echo "$passed passed, $failed failed"
 exit "$status"

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# make install and make uninstall, one of the README's three ways per
+# call, from the build's test directory (run-suite.sh calls it with
+# MPIRUN, OMPI_INFO and OMPI_PKGLIBDIR set):
+#   install.sh default        ./configure: Open MPI's own component
+#                             directory, staged with DESTDIR so that the
+#                             system's Open MPI is left alone
+#   install.sh prefix         ./configure --prefix=P: P/lib/openmpi, and an
+#                             MPI job loads the installed DSO through
+#                             mca_base_component_path and is served by it
+#   install.sh component-dir  ./configure --prefix=P
+#                             --with-component-dir=$HOME/.openmpi/components:
+#                             that directory (it wins over --prefix), which
+#                             Open MPI searches with no flag
+# Each configures and builds a copy of this build's distribution (with
+# the build's own configure options) in results/install-WAY/, checks what
+# configure and make install say, where the files went, and that make
+# uninstall leaves no file behind.  Prints "install-WAY: OK" when all of
+# it holds.
+
+set -u
+: "${MPIRUN:?}" "${OMPI_INFO:?}" "${OMPI_PKGLIBDIR:?}"
+way=${1:-}
+case $way in
+    default|prefix|component-dir) ;;
+    *) echo "usage: install.sh default|prefix|component-dir" >&2; exit 2 ;;
+esac
+
+top=$(cd .. && pwd)
+work=$PWD/results/install-$way
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# the output of a step is kept in $work/STEP.log and shown; the build
+# steps go without a sanitizer runtime that the suite preloads
+step() {
+    local name=$1 status
+    shift
+    echo "-- $name: $*"
+    case $name in
+        configure|build|install*|uninstall*) env -u LD_PRELOAD "$@" >"$work/$name.log" 2>&1 ;;
+        *) "$@" >"$work/$name.log" 2>&1 ;;
+    esac
+    status=$?
+    case $name in
+        ompi-info) grep -F 'parameter "coll_shmcico_priority"' "$work/$name.log" ;;
+        *) grep -v -E '^(checking |config.status: |configure: creating|  CC|  CCLD|make(\[[0-9]+\])?: |Making [a-z]+ in |make  )' \
+               "$work/$name.log" ;;
+    esac | sed -e 's/^/   /' | tail -n 20
+    [ $status -eq 0 ] || fail "$name exited with $status"
+    return $status
+}
+
+expect_in() {
+    grep -q -F -- "$2" "$work/$1.log" || fail "$1 does not say: $2"
+}
+
+# files (or links) under DIR, one a line
+files_under() {
+    [ -d "$1" ] || return 0
+    find "$1" \( -type f -o -type l \) | sort
+}
+
+# which mca_coll_shmcico.so the processes that wrote LD_DEBUG=files
+# output into PREFIX.* loaded: exactly WANT
+expect_loaded() {
+    local prefix=$1 want=$2 loaded
+    loaded=$(cat "$prefix".* 2>/dev/null \
+                 | sed -n -e 's/^.*file=\([^ ]*mca_coll_shmcico\.so\) .*$/\1/p' | sort -u)
+    echo "   loaded: ${loaded:-nothing}"
+    [ "$loaded" = "$want" ] || fail "the DSO loaded is not $want"
+}
+
+# the build's configure options, less those that say where to install;
+# the three calls share configure's cache
+eval "set -- $("$top/config.status" --config)"
+options=()
+for option; do
+    case $option in
+        --prefix=*|--with-component-dir*|--without-component-dir|--cache-file=*|-C) ;;
+        *) options+=("$option") ;;
+    esac
+done
+options+=(--cache-file="$top/test/results/install-config.cache")
+
+echo "-- a copy of the distribution in $work/src"
+# (automake's distdir must be relative to the top build directory)
+make -s --no-print-directory -C "$top" distdir \
+    distdir="$(realpath --relative-to="$top" "$work/src")" >"$work/distdir.log" 2>&1 \
+    || { cat "$work/distdir.log"; echo "FAIL: make distdir"; exit 1; }
+cd "$work/src"
+
+system_before=$(ls -l --time-style=full-iso "$OMPI_PKGLIBDIR" 2>/dev/null | grep shmcico)
+case $way in
+    default)
+        dir=$OMPI_PKGLIBDIR
+        stage=$work/stage
+        step configure ./configure "${options[@]+"${options[@]}"}" || exit 1
+        expect_in configure "install into:   $dir (Open MPI's component directory)"
+        expect_in configure "every job selects"
+        step build make -j"$(nproc)" || exit 1
+        step install make install DESTDIR="$stage"
+        expect_in install "installed into $stage$dir"
+        [ -f "$stage$dir/mca_coll_shmcico.so" ] || fail "no $stage$dir/mca_coll_shmcico.so"
+        echo "   installed: $(files_under "$stage" | sed -e "s,^$stage,," | tr '\n' ' ')"
+        step uninstall make uninstall DESTDIR="$stage"
+        left=$(files_under "$stage")
+        [ -z "$left" ] || fail "left after make uninstall: $left"
+        # what Debian's packaging does: the .la deleted after installing
+        step install-again make install DESTDIR="$stage"
+        rm -f "$stage$dir/mca_coll_shmcico.la"
+        step uninstall-without-la make uninstall DESTDIR="$stage"
+        left=$(files_under "$stage")
+        [ -z "$left" ] || fail "left after make uninstall without the .la: $left"
+        ;;
+    prefix)
+        prefix=$work/prefix
+        dir=$prefix/lib/openmpi
+        step configure ./configure --prefix="$prefix" "${options[@]+"${options[@]}"}" || exit 1
+        expect_in configure "install into:   $dir (--prefix)"
+        expect_in configure "mca_base_component_path $OMPI_PKGLIBDIR:$dir"
+        step build make -j"$(nproc)" || exit 1
+        step install make install
+        expect_in install "installed into $dir"
+        expect_in install "export OMPI_MCA_mca_base_component_path=$OMPI_PKGLIBDIR:$dir"
+        [ -f "$dir/mca_coll_shmcico.so" ] || fail "no $dir/mca_coll_shmcico.so"
+        echo "   installed: $(files_under "$prefix" | sed -e "s,^$prefix,P," | tr '\n' ' ')"
+        # loaded from there (and from there only), as the hint says
+        step ompi-info env OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$dir" \
+            LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld-ompi-info" \
+            "$OMPI_INFO" --param coll shmcico --level 9
+        expect_in ompi-info 'coll_shmcico_priority'
+        expect_loaded "$work/ld-ompi-info" "$dir/mca_coll_shmcico.so"
+        step mpi-job env OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$dir" \
+            "$MPIRUN" --oversubscribe -np 2 \
+            -x LD_DEBUG=files -x LD_DEBUG_OUTPUT="$work/ld-job" \
+            "$top/test/mpi/test_plain" used
+        expect_in mpi-job ': OK'
+        expect_loaded "$work/ld-job" "$dir/mca_coll_shmcico.so"
+        step uninstall make uninstall
+        left=$(files_under "$prefix")
+        [ -z "$left" ] || fail "left after make uninstall: $left"
+        ;;
+    component-dir)
+        prefix=$work/prefix
+        home=$work/home
+        dir=$home/.openmpi/components
+        mkdir -p "$home"
+        step configure env HOME="$home" ./configure --prefix="$prefix" \
+            --with-component-dir="$dir" "${options[@]+"${options[@]}"}" || exit 1
+        expect_in configure "install into:   $dir (--with-component-dir)"
+        expect_in configure "your per-user component directory"
+        step build make -j"$(nproc)" || exit 1
+        step install env HOME="$home" make install
+        expect_in install "installed into $dir"
+        [ -f "$dir/mca_coll_shmcico.so" ] || fail "no $dir/mca_coll_shmcico.so"
+        [ ! -e "$prefix/lib/openmpi/mca_coll_shmcico.so" ] \
+            || fail "also installed under the prefix"
+        echo "   installed: $(files_under "$work" | grep -E "^($prefix|$home)/" \
+                                | sed -e "s,^$work/,," | tr '\n' ' ')"
+        # the user's directory, searched with no flag at all
+        step ompi-info env -u OMPI_MCA_mca_base_component_path HOME="$home" \
+            LD_DEBUG=files LD_DEBUG_OUTPUT="$work/ld-ompi-info" \
+            "$OMPI_INFO" --param coll shmcico --level 9
+        expect_in ompi-info 'coll_shmcico_priority'
+        expect_loaded "$work/ld-ompi-info" "$dir/mca_coll_shmcico.so"
+        step uninstall make uninstall
+        left=$(files_under "$prefix"; files_under "$home")
+        [ -z "$left" ] || fail "left after make uninstall: $left"
+        ;;
+esac
+
+# the system's Open MPI is as it was
+[ "$(ls -l --time-style=full-iso "$OMPI_PKGLIBDIR" 2>/dev/null | grep shmcico)" = "$system_before" ] \
+    || fail "Open MPI's component directory $OMPI_PKGLIBDIR changed"
+
+cd "$top/test"
+if [ $failures -eq 0 ]; then
+    rm -rf "$work"
+    echo "install-$way: OK"
+fi
