@@ -74,6 +74,7 @@ expect_dir() {
 # no process runs the test program with this mode any more
 expect_no_process() {
     local left
+    command -v pgrep >/dev/null || fail "no pgrep (procps) to look for processes left"
     sleep 1
     # without a preloaded sanitizer runtime, under which procps can hang
     left=$(env -u LD_PRELOAD pgrep -f "$program $1" || true)

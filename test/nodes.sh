@@ -13,7 +13,7 @@
 #   nodes.sh LAYOUT [MPIRUN-OPTION]... PROGRAM [ARG]...
 #
 # LAYOUT is 2x2 (node1:2,node2:2), 2x2-by-node (the same, ranks placed
-# round robin over the nodes), 3+2, 3x2, 4x1 or 2x1.  Every node's
+# round robin over the nodes), 3+2, 3x2, 4x2, 4x1 or 2x1.  Every node's
 # daemon runs in a UTS namespace whose hostname is the node's name
 # (nodes-agent.sh is mpirun's rsh agent), so each gets its own node-local
 # communicators; between nodes Open MPI uses TCP over loopback.  Needs
@@ -31,6 +31,7 @@ case $layout in
     2x2-by-node) hosts=node1:2,node2:2; extra=(--map-by node) ;;
     3+2) hosts=node1:3,node2:2; extra=() ;;
     3x2) hosts=node1:2,node2:2,node3:2; extra=() ;;
+    4x2) hosts=node1:2,node2:2,node3:2,node4:2; extra=() ;;
     4x1) hosts=node1:1,node2:1,node3:1,node4:1; extra=() ;;
     2x1) hosts=node1:1,node2:1; extra=() ;;
     *) echo "nodes.sh: unknown layout $layout" >&2; exit 2 ;;
@@ -49,7 +50,16 @@ env_args=()
 for var in $(env | sed -n 's/^\(OMPI_MCA_[A-Za-z0-9_]*\)=.*/\1/p'); do
     env_args+=(-x "$var")
 done
-exec "$MPIRUN" --host "$hosts" "${extra[@]+"${extra[@]}"}" \
-    --mca plm_rsh_agent "$here/nodes-agent.sh" \
-    --mca btl self,vader,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
+# the launcher's own parameters: Open MPI 4.1's ORTE takes them as MCA
+# parameters, 5.0's PRRTE as its own (--prtemca); the shared-memory BTL
+# is vader in 4.1, sm in 5.0
+if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
+    launcher=(--mca plm_rsh_agent "$here/nodes-agent.sh" --mca oob_tcp_if_include lo)
+    btl=self,vader,tcp
+else
+    launcher=(--prtemca plm_rsh_agent "$here/nodes-agent.sh" --prtemca oob_tcp_if_include lo)
+    btl=self,sm,tcp
+fi
+exec "$MPIRUN" --host "$hosts" "${extra[@]+"${extra[@]}"}" "${launcher[@]}" \
+    --mca btl "$btl" --mca btl_tcp_if_include lo \
     "${env_args[@]+"${env_args[@]}"}" "$@"
