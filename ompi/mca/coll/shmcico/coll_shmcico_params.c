@@ -36,11 +36,12 @@
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
 
-/* Blocks from these sizes on go by single copy: the crossovers of
- * shmcico-bench sweeps with warm and cold caches (docs/tuning.md says
- * which sweep chose each). */
+/* Blocks from these sizes on go by single copy: the crossovers of the
+ * shmcico-bench sweeps in docs/results/crossover-np2-warm*, single copy
+ * for every block against queues only, np 2, warm caches, in both of
+ * the test machine's states (docs/tuning.md, "Single copy or queues"). */
 static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
-    65536, 65536, 65536, 65536, 65536, 65536, 65536
+    262144, 262144, 262144, 262144, 262144, 262144, 262144
 };
 
 #define op_names mca_coll_shmcico_op_names
