@@ -95,6 +95,13 @@ for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
     single_everything="$single_everything ${op}_single_copy_min 1"
 done
 
+# every operation's crossover at 64 KiB: the transport tests go below,
+# at and above it whatever the defaults are
+crossovers_64k=
+for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+    crossovers_64k="$crossovers_64k ${op}_single_copy_min 65536"
+done
+
 passed=0
 failed=0
 failed_names=()
@@ -293,15 +300,17 @@ default_suite() {
     echo "== transports: single copy and queues"
     for np in 2 3 4 5; do
         run_case "transport-np$np" 300 --expect 'single copy (cma|smsc)' \
-            -- mpi $np verbose 10 -- mpi/test_transport single
+            -- bash -c "mpi $np verbose 10 $crossovers_64k -- mpi/test_transport single"
     done
-    run_case transport-single-copy-off-np3 300 -- mpi 3 single_copy off -- mpi/test_transport off
+    run_case transport-single-copy-off-np3 300 \
+        -- bash -c "mpi 3 single_copy off $crossovers_64k -- mpi/test_transport off"
     # real refusal: processes without CAP_SYS_PTRACE (dropped from the
     # bounding set when running as root) that made themselves non-dumpable
     run_case transport-single-copy-refused-np3 300 \
         --expect 'single copy off: refused by the system' \
         -- $no_ptrace_cap "$MPIRUN" --oversubscribe -np 3 --mca btl_vader_single_copy_mechanism none \
-           --mca coll_shmcico_verbose 10 mpi/test_transport refused
+           --mca coll_shmcico_verbose 10 $(printf -- '--mca coll_shmcico_%s %s ' $crossovers_64k) \
+           mpi/test_transport refused
     # every block by single copy where the layout is worth it, and queues
     # only, over the datatype matrix (TC_TRANSPORT makes the tests check
     # each call's transport counters)

@@ -37,11 +37,19 @@
 #define MIN_CHUNK             ((size_t) 4096)
 
 /* Blocks from these sizes on go by single copy: the crossovers of the
- * shmcico-bench sweeps in docs/results/crossover-np2-warm*, single copy
- * for every block against queues only, np 2, warm caches, in both of
- * the test machine's states (docs/tuning.md, "Single copy or queues"). */
+ * shmcico-bench sweeps of single copy for every block against queues
+ * only, np 2, warm and cold caches (docs/results/crossover-np2-warm*,
+ * docs/results/transport-np2-*; docs/tuning.md, "Single copy or
+ * queues", says how each was chosen).  Allgather(v): at np 2 the queues
+ * won at every size measured, up to 16 MiB. */
 static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
-    262144, 262144, 262144, 262144, 262144, 262144, 262144
+    (size_t) 1 << 20,               /* bcast */
+    (size_t) 1 << 20,               /* scatter */
+    (size_t) 1 << 20,               /* scatterv */
+    (size_t) 256 << 10,             /* gather */
+    (size_t) 256 << 10,             /* gatherv */
+    (size_t) 64 << 20,              /* allgather */
+    (size_t) 64 << 20               /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
