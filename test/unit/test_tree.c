@@ -184,11 +184,28 @@ static void check_root(const tree_case *c, const mca_coll_shmcico_tree_t *tree,
     }
 }
 
+/* every size up to 130 processes, then the sizes around powers of two
+ * up to MAX_P (where trees change shape), every root each time */
+static int next_size(int p)
+{
+    static const int large[] = { 255, 256, 257, 511, 512, 513, 1000, 1023, MAX_P };
+
+    if (p < 130) {
+        return p + 1;
+    }
+    for (size_t i = 0; i < sizeof(large) / sizeof(large[0]); ++i) {
+        if (large[i] > p) {
+            return large[i];
+        }
+    }
+    return MAX_P + 1;
+}
+
 static void check_case(const tree_case *c)
 {
     static int32_t numa[MAX_P];
 
-    for (int p = 1; p <= MAX_P; ++p) {
+    for (int p = 1; p <= MAX_P; p = next_size(p)) {
         mca_coll_shmcico_tree_t tree;
         int bound;
 
