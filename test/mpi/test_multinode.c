@@ -23,6 +23,8 @@
  *  - where shmcico serves: a process whose count is short gets
  *    MPI_ERR_TRUNCATE, and the next call is right (each process in turn,
  *    a Bcast also over several pipeline chunks);
+ *  - hints reach the node stages (shmcico_single_copy=off on a duplicate
+ *    of MPI_COMM_WORLD: a Gather's node stages through the queues);
  *  - served: coll_shmcico_<op>_served and _multinode move by one on every
  *    process (the suite's layouts all have a node with two processes);
  *    fallback: on a layout of one process per node every call goes to
@@ -168,6 +170,49 @@ static void mixed_types_bcast(MPI_Comm comm, int root)
     free(buf);
 }
 
+/* hints reach the node stages: a Gather of 1 MiB blocks goes by single
+ * copy in the node stages of MPI_COMM_WORLD (from the 256 KiB crossover
+ * on), and through the queues only on a duplicate with
+ * shmcico_single_copy=off.  The node stages are Gatherv calls on the
+ * node communicator: the gatherv transport counters move. */
+static void hints_across_nodes(void)
+{
+    int rank, size, block = 1 << 20, flag;
+    char *sbuf, *rbuf, value[64];
+    unsigned long long single, queue;
+    MPI_Info info;
+    MPI_Comm off;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    sbuf = calloc((size_t) block, 1);
+    rbuf = calloc((size_t) block * (size_t) size, 1);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "shmcico_single_copy", "off");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &off);
+    MPI_Info_free(&info);
+    single = counter_of(ST_GATHERV, "single_copy");
+    MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0, MPI_COMM_WORLD);
+    ST_CHECK(counter_of(ST_GATHERV, "single_copy") > single,
+             "Gather of 1 MiB blocks across nodes: no node stage by single copy");
+    single = counter_of(ST_GATHERV, "single_copy");
+    queue = counter_of(ST_GATHERV, "queue");
+    MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0, off);
+    ST_CHECK(counter_of(ST_GATHERV, "single_copy") == single
+             && counter_of(ST_GATHERV, "queue") > queue,
+             "Gather across nodes with shmcico_single_copy=off: single copy +%llu, "
+             "queue +%llu", counter_of(ST_GATHERV, "single_copy") - single,
+             counter_of(ST_GATHERV, "queue") - queue);
+    MPI_Comm_get_info(off, &info);
+    MPI_Info_get(info, "shmcico_single_copy", (int) sizeof(value) - 1, value, &flag);
+    ST_CHECK(flag && 0 == strcmp(value, "off"), "shmcico_single_copy in effect: %s",
+             flag ? value : "(none)");
+    MPI_Info_free(&info);
+    MPI_Comm_free(&off);
+    free(sbuf);
+    free(rbuf);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -197,6 +242,9 @@ int main(int argc, char **argv)
             /* an erroneous call: the fallback component's behaviour is its own */
             truncation((st_op) op, MPI_COMM_WORLD, "world");
         }
+    }
+    if (expect_served) {
+        hints_across_nodes();
     }
     MPI_Comm_free(&reversed);
     return st_finish("test_multinode");

@@ -157,7 +157,6 @@ int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
         for (int n = 0; n < net->nnodes; ++n) {
             net->leader[n] = choose_leader(net, pairs, n);
         }
-        mca_coll_shmcico_set_inner(net->node_comm);
     }
     free(pairs);
     return err;
