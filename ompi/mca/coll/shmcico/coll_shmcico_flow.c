@@ -86,6 +86,42 @@ void mca_coll_shmcico_send_single(mca_coll_shmcico_call_t *call,
     call->result.used_single = true;
 }
 
+bool mca_coll_shmcico_region_fits(const mca_coll_shmcico_engine_t *e,
+                                  const mca_coll_shmcico_block_t *block)
+{
+    return NULL != block->region
+        && block->region->npieces <= mca_coll_shmcico_region_capacity(&e->view);
+}
+
+mca_coll_shmcico_flow_t *mca_coll_shmcico_send_own(mca_coll_shmcico_call_t *call,
+                                                   const mca_coll_shmcico_block_t *own,
+                                                   int32_t error,
+                                                   mca_coll_shmcico_readers_t readers,
+                                                   bool pushes)
+{
+    mca_coll_shmcico_engine_t *e = call->engine;
+    bool single = own->single && NULL != e->copier.copy
+                  && mca_coll_shmcico_region_fits(e, own);
+    mca_coll_shmcico_flow_t *flow =
+        mca_coll_shmcico_call_flow(call, single ? MCA_COLL_SHMCICO_FLOW_SEND_SINGLE
+                                                : MCA_COLL_SHMCICO_FLOW_SEND_QUEUE, own);
+
+    flow->notify_one = e->rank;
+    if (0 != error) {
+        mca_coll_shmcico_send_refusal(call, &flow->notify_one, 1,
+                                      MCA_COLL_SHMCICO_KIND_FAULT, error);
+        flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
+    } else if (!single) {
+        mca_coll_shmcico_send_queue(call, flow, e->rank, &flow->notify_one, 1, readers);
+    } else {
+        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, own->region);
+        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, pushes);
+        mca_coll_shmcico_send_single(call, flow, &flow->notify_one, 1, 0,
+                                     own->region->count, true);
+    }
+    return flow;
+}
+
 void mca_coll_shmcico_send_refusal(mca_coll_shmcico_call_t *call, const int *notify,
                                    int nnotify, uint64_t kind, int32_t error)
 {

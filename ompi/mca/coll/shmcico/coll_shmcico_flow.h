@@ -120,6 +120,32 @@ void mca_coll_shmcico_send_single(mca_coll_shmcico_call_t *call,
                                   mca_coll_shmcico_flow_t *flow, const int *notify,
                                   int nnotify, uint64_t displ, uint64_t count, bool all);
 
+/** Whether a send flow goes by single copy (and was not refused). */
+static inline bool mca_coll_shmcico_flow_copies(const mca_coll_shmcico_flow_t *flow)
+{
+    return MCA_COLL_SHMCICO_FLOW_SEND_SINGLE == flow->kind
+        && MCA_COLL_SHMCICO_FLOW_ENDED != flow->state;
+}
+
+/** Whether block's region fits in this process's slots (it can be
+ *  published for single copy). */
+bool mca_coll_shmcico_region_fits(const mca_coll_shmcico_engine_t *e,
+                                  const mca_coll_shmcico_block_t *block);
+
+/**
+ * This process's own block out, announced in its own flag (Gather(v)
+ * non-roots, Allgather(v)): a refusal when its arguments were bad
+ * (error), through its queue to readers, or by single copy where the
+ * block may and can go that way, with its xfer line open for claims
+ * (pushes: the copy goes into the root's entry, claims by this
+ * process).  Returns the flow.
+ */
+mca_coll_shmcico_flow_t *mca_coll_shmcico_send_own(mca_coll_shmcico_call_t *call,
+                                                   const mca_coll_shmcico_block_t *own,
+                                                   int32_t error,
+                                                   mca_coll_shmcico_readers_t readers,
+                                                   bool pushes);
+
 /** Announce to notify[] that no data follows (kind FAULT or DECLINE). */
 void mca_coll_shmcico_send_refusal(mca_coll_shmcico_call_t *call, const int *notify,
                                    int nnotify, uint64_t kind, int32_t error);

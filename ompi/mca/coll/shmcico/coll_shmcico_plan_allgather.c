@@ -24,24 +24,9 @@ static void send_block(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_blo
 {
     mca_coll_shmcico_engine_t *e = call->engine;
     mca_coll_shmcico_readers_t others = { .only = -1, .except = e->rank };
-    mca_coll_shmcico_flow_t *flow;
-    bool single = send->single && NULL != send->region && NULL != e->copier.copy
-        && send->region->npieces <= mca_coll_shmcico_region_capacity(&e->view);
+    mca_coll_shmcico_flow_t *flow = mca_coll_shmcico_send_own(call, send, error, others, false);
 
-    flow = mca_coll_shmcico_call_flow(call, single ? MCA_COLL_SHMCICO_FLOW_SEND_SINGLE
-                                                   : MCA_COLL_SHMCICO_FLOW_SEND_QUEUE, send);
-    flow->notify_one = e->rank;
-    if (0 != error) {
-        mca_coll_shmcico_send_refusal(call, &flow->notify_one, 1,
-                                      MCA_COLL_SHMCICO_KIND_FAULT, error);
-        flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
-    } else if (!single) {
-        mca_coll_shmcico_send_queue(call, flow, e->rank, &flow->notify_one, 1, others);
-    } else {
-        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, send->region);
-        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, false);
-        mca_coll_shmcico_send_single(call, flow, &flow->notify_one, 1, 0,
-                                     send->region->count, true);
+    if (mca_coll_shmcico_flow_copies(flow)) {
         call->acks_expected = (uint64_t) e->nprocs - 1;
     }
 }

@@ -26,14 +26,6 @@
 #include "coll_shmcico_flow.h"
 #include "coll_shmcico_tree.h"
 
-/* Whether this process's region can be published in its slots. */
-static bool publishable(const mca_coll_shmcico_engine_t *e,
-                        const mca_coll_shmcico_block_t *block)
-{
-    return NULL != block->region
-        && block->region->npieces <= mca_coll_shmcico_region_capacity(&e->view);
-}
-
 /* An inner process learned that the message comes by single copy: its
  * children copy from its own buffer when it will hold all of it, else
  * from its source, and acknowledge to it either way. */
@@ -51,7 +43,7 @@ static bool forward_single(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_
         return true;
     }
     mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, false);
-    flow->passing = !publishable(e, flow->block) || flow->limit != total;
+    flow->passing = !mca_coll_shmcico_region_fits(e, flow->block) || flow->limit != total;
     if (flow->passing) {
         mca_coll_shmcico_queue_forward(&e->view, &call->op, &flow->queue, flag,
                                        call->op.first_slot, 0);
@@ -82,7 +74,7 @@ static void bcast_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_blo
         mca_coll_shmcico_send_verdict(call, call->children, call->nchildren, verdict);
         return;
     }
-    if (!data->single || !publishable(e, data) || NULL == e->copier.copy) {
+    if (!data->single || !mca_coll_shmcico_region_fits(e, data) || NULL == e->copier.copy) {
         mca_coll_shmcico_send_queue(call, mca_coll_shmcico_call_flow(call,
                                         MCA_COLL_SHMCICO_FLOW_SEND_QUEUE, data),
                                     e->rank, call->children, call->nchildren, everyone);
@@ -110,7 +102,7 @@ static void bcast_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_b
     mca_coll_shmcico_engine_t *e = call->engine;
     mca_coll_shmcico_flow_t *flow = mca_coll_shmcico_call_flow(call,
                                         MCA_COLL_SHMCICO_FLOW_RECEIVE, data);
-    bool offer = 0 == call->nchildren && data->single && publishable(e, data);
+    bool offer = 0 == call->nchildren && data->single && mca_coll_shmcico_region_fits(e, data);
 
     if (offer) {
         if (data->region->npieces > 1) {

@@ -28,8 +28,7 @@
 static bool publishable(const mca_coll_shmcico_engine_t *e,
                         const mca_coll_shmcico_block_t *block)
 {
-    return NULL != block->region && NULL != e->copier.copy
-        && block->region->npieces <= mca_coll_shmcico_region_capacity(&e->view);
+    return NULL != e->copier.copy && mca_coll_shmcico_region_fits(e, block);
 }
 
 /* The root's blocks share one datatype: its region is published with
@@ -200,25 +199,13 @@ static void gather_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_
                           int root, int32_t error)
 {
     mca_coll_shmcico_engine_t *e = call->engine;
-    mca_coll_shmcico_flow_t *flow;
     mca_coll_shmcico_readers_t reader = { .only = root, .except = -1 };
-    bool single = own->single && publishable(e, own);
+    mca_coll_shmcico_flow_t *flow;
 
     mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &call->op);
-    flow = one_flow(call, single ? MCA_COLL_SHMCICO_FLOW_SEND_SINGLE
-                                 : MCA_COLL_SHMCICO_FLOW_SEND_QUEUE, own, root);
-    flow->notify_one = e->rank;
-    if (0 != error) {
-        mca_coll_shmcico_send_refusal(call, &flow->notify_one, 1,
-                                      MCA_COLL_SHMCICO_KIND_FAULT, error);
-        flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
-    } else if (!single) {
-        mca_coll_shmcico_send_queue(call, flow, e->rank, &flow->notify_one, 1, reader);
-    } else {
-        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, own->region);
-        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, true);
-        mca_coll_shmcico_send_single(call, flow, &flow->notify_one, 1, 0,
-                                     own->region->count, true);
+    flow = mca_coll_shmcico_send_own(call, own, error, reader, true);
+    flow->peer = root;
+    if (mca_coll_shmcico_flow_copies(flow)) {
         flow->claim_proc = e->rank;
         flow->entry = true;         /* it pushes where the root's entry says */
         call->acks_expected = 1;
