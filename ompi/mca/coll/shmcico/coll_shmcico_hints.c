@@ -397,6 +397,10 @@ static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
                                  in_effect(module, h));
         return NULL;                /* ignored: not reported */
     }
+    if (NULL != module->net.node_comm) {
+        /* a communicator that spans nodes: its node stages follow */
+        mca_coll_shmcico_set_inner(module->net.node_comm, &module->params);
+    }
     return (MCA_COLL_SHMCICO_HINT_VALUE) in_effect(module, h);
 }
 

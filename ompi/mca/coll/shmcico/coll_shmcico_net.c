@@ -153,6 +153,9 @@ int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
     }
     if (0 == err) {
         make_maps(net, pairs, p);
+        /* the node stages follow this communicator's parameters and
+         * hints (and later hints too: coll_shmcico_hints.c) */
+        mca_coll_shmcico_set_inner(net->node_comm, &module->params);
         net->my_node = net->node_of[ompi_comm_rank(comm)];
         for (int n = 0; n < net->nnodes; ++n) {
             net->leader[n] = choose_leader(net, pairs, n);

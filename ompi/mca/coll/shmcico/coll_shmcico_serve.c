@@ -280,8 +280,6 @@ static bool serve_across_nodes(const mca_coll_shmcico_args_t *a,
         mca_coll_shmcico_fallback(module, a->op, comm, "not served across nodes");
         return false;
     }
-    /* the node stages follow this communicator's parameters and hints */
-    mca_coll_shmcico_set_inner(module->net.node_comm, &module->params);
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
         *rc = mca_coll_shmcico_net_bcast(a, comm, module);
