@@ -28,31 +28,11 @@
 
 #include <mpi.h>
 
-enum { BCAST, SCATTER, SCATTERV, GATHER, GATHERV, ALLGATHER, ALLGATHERV, NOPS };
-static const char *op_names[NOPS] = { "bcast", "scatter", "scatterv", "gather", "gatherv",
-                                      "allgather", "allgatherv" };
+#include "net_ops.h"
+
 #define ROUNDS 5
 
 static int rank, size;
-
-static void call(int op, char *sbuf, char *rbuf, int m, int *counts, int *displs)
-{
-    switch (op) {
-    case BCAST: MPI_Bcast(rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-    case SCATTER: MPI_Scatter(sbuf, m, MPI_BYTE, rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-    case SCATTERV:
-        MPI_Scatterv(sbuf, counts, displs, MPI_BYTE, rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD);
-        break;
-    case GATHER: MPI_Gather(sbuf, m, MPI_BYTE, rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-    case GATHERV:
-        MPI_Gatherv(sbuf, m, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-        break;
-    case ALLGATHER: MPI_Allgather(sbuf, m, MPI_BYTE, rbuf, m, MPI_BYTE, MPI_COMM_WORLD); break;
-    default:
-        MPI_Allgatherv(sbuf, m, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
-        break;
-    }
-}
 
 static int compare(const void *a, const void *b)
 {

@@ -37,14 +37,13 @@
 
 #include <mpi.h>
 
+#include "net_ops.h"
+
 #include "ompi_config.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/pml/pml.h"
 
-enum { BCAST, SCATTER, SCATTERV, GATHER, GATHERV, ALLGATHER, ALLGATHERV, NOPS };
-static const char *op_names[NOPS] = { "bcast", "scatter", "scatterv", "gather", "gatherv",
-                                      "allgather", "allgatherv" };
 
 static int rank, size, nnodes, *node_of;
 static unsigned long long *sent_count, *sent_bytes;     /* per world rank */
@@ -105,25 +104,6 @@ static void map_nodes(void)
     nnodes = 0;
     for (int r = 0; r < size; ++r) {
         nnodes += node_of[r] == r;
-    }
-}
-
-static void call(int op, char *sbuf, char *rbuf, int m, int *counts, int *displs)
-{
-    switch (op) {
-    case BCAST: MPI_Bcast(rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-    case SCATTER: MPI_Scatter(sbuf, m, MPI_BYTE, rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-    case SCATTERV:
-        MPI_Scatterv(sbuf, counts, displs, MPI_BYTE, rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD);
-        break;
-    case GATHER: MPI_Gather(sbuf, m, MPI_BYTE, rbuf, m, MPI_BYTE, 0, MPI_COMM_WORLD); break;
-    case GATHERV:
-        MPI_Gatherv(sbuf, m, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-        break;
-    case ALLGATHER: MPI_Allgather(sbuf, m, MPI_BYTE, rbuf, m, MPI_BYTE, MPI_COMM_WORLD); break;
-    default:
-        MPI_Allgatherv(sbuf, m, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
-        break;
     }
 }
 
