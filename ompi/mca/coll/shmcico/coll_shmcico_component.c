@@ -83,55 +83,41 @@ static void register_counter(const char *name, const char *help,
                                             NULL, NULL, NULL, counter);
 }
 
-/* calls served and handed over, transports and bytes, per operation */
+/* calls served and handed over, transports and bytes, per operation:
+ * each counter's name suffix, help (the operation's name goes in %s),
+ * and array in the component */
 static void register_op_counters(void)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    const struct {
+        const char *suffix;
+        const char *help;
+        unsigned long long *counters;
+    } kinds[] = {
+        { "served", "Number of %s calls this process served through shared memory",
+          c->served },
+        { "multinode", "Number of %s calls this process served on communicators that span "
+          "nodes (through their node communicators and the PML)", c->multinode_served },
+        { "fallback", "Number of %s calls this process handed to the previous component "
+          "(size limit, no segment)", c->fallback },
+        { "queue", "Number of served %s calls in which a block this process sent or "
+          "received went through the shared queues", c->queued },
+        { "single_copy", "Number of served %s calls in which a block this process sent or "
+          "received went by single copy", c->single },
+        { "bytes", "Bytes of user data this process copied into or out of the shared "
+          "queues in served %s calls", c->bytes },
+        { "single_copy_bytes", "Bytes this process copied by single copy (its own blocks "
+          "and help with others') in served %s calls", c->single_bytes },
+    };
     char name[64], help[384];
 
-    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
-        snprintf(name, sizeof(name), "%s_served", mca_coll_shmcico_op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Number of %s calls this process served through shared memory",
-                 mca_coll_shmcico_op_names[op]);
-        register_counter(name, help, &c->served[op]);
-
-        snprintf(name, sizeof(name), "%s_multinode", mca_coll_shmcico_op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Number of %s calls this process served on communicators that span "
-                 "nodes (through their node communicators and the PML)",
-                 mca_coll_shmcico_op_names[op]);
-        register_counter(name, help, &c->multinode_served[op]);
-
-        snprintf(name, sizeof(name), "%s_fallback", mca_coll_shmcico_op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Number of %s calls this process handed to the previous "
-                 "component (size limit, no segment)", mca_coll_shmcico_op_names[op]);
-        register_counter(name, help, &c->fallback[op]);
-
-        snprintf(name, sizeof(name), "%s_queue", mca_coll_shmcico_op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Number of served %s calls in which a block this process sent or "
-                 "received went through the shared queues", mca_coll_shmcico_op_names[op]);
-        register_counter(name, help, &c->queued[op]);
-
-        snprintf(name, sizeof(name), "%s_single_copy", mca_coll_shmcico_op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Number of served %s calls in which a block this process sent or "
-                 "received went by single copy", mca_coll_shmcico_op_names[op]);
-        register_counter(name, help, &c->single[op]);
-
-        snprintf(name, sizeof(name), "%s_bytes", mca_coll_shmcico_op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Bytes of user data this process copied into or out of the "
-                 "shared queues in served %s calls", mca_coll_shmcico_op_names[op]);
-        register_counter(name, help, &c->bytes[op]);
-
-        snprintf(name, sizeof(name), "%s_single_copy_bytes", mca_coll_shmcico_op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Bytes this process copied by single copy (its own blocks and "
-                 "help with others') in served %s calls", mca_coll_shmcico_op_names[op]);
-        register_counter(name, help, &c->single_bytes[op]);
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); ++k) {
+        for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
+            snprintf(name, sizeof(name), "%s_%s", mca_coll_shmcico_op_names[op],
+                     kinds[k].suffix);
+            snprintf(help, sizeof(help), kinds[k].help, mca_coll_shmcico_op_names[op]);
+            register_counter(name, help, &kinds[k].counters[op]);
+        }
     }
 }
 
