@@ -373,18 +373,18 @@ static bool step_single_in(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_
 static bool root_entry(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
 {
     const mca_coll_shmcico_view_t *view = &call->engine->view;
-    mca_coll_shmcico_bank_t *bank = &view->banks[call->op.bank];
     mca_coll_shmcico_entry_t *entry = &mca_coll_shmcico_entries(view, call->op.bank)[call->engine->rank];
+    uint32_t decision;
+    int32_t error;
     uint64_t displ;
 
-    /* acquire: pairs with the release in the root's publication
-     * (coll_shmcico_plan_rooted.c): its region and entries come first */
-    if (atomic_load_explicit(&bank->op, memory_order_acquire) != call->op.seq) {
+    /* the root's region and entries come with its decision (acquire in
+     * mca_coll_shmcico_decision_posted()) */
+    if (!mca_coll_shmcico_decision_posted(view, &call->op, &decision, &error)) {
         return false;
     }
     displ = atomic_load_explicit(&entry->displ, memory_order_relaxed);
-    if (MCA_COLL_SHMCICO_DECISION_SERVE != atomic_load_explicit(&bank->decision,
-                                                                memory_order_relaxed)
+    if (MCA_COLL_SHMCICO_DECISION_SERVE != decision
         || MCA_COLL_SHMCICO_NO_ENTRY == displ
         || !mca_coll_shmcico_region_fetch(view, flow->peer, &call->op, &flow->remote)) {
         flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;     /* the root copies it all */

@@ -35,23 +35,16 @@ static void send_block(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_blo
 static bool follow_rank0(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_verdict_t *verdict)
 {
     mca_coll_shmcico_engine_t *e = call->engine;
-    mca_coll_shmcico_bank_t *bank = &e->view.banks[call->op.bank];
-    unsigned spins = 0;
+    int32_t error;
 
     if (0 == e->rank) {
-        atomic_store_explicit(&bank->decision, verdict->decline
-                              ? MCA_COLL_SHMCICO_DECISION_DECLINE
-                              : MCA_COLL_SHMCICO_DECISION_SERVE, memory_order_relaxed);
-        /* Release pairs with the acquire below, in the other processes. */
-        atomic_store_explicit(&bank->op, call->op.seq, memory_order_release);
+        mca_coll_shmcico_decision_post(&e->view, &call->op, verdict->decline
+                                       ? MCA_COLL_SHMCICO_DECISION_DECLINE
+                                       : MCA_COLL_SHMCICO_DECISION_SERVE, 0);
         return !verdict->decline;
     }
-    /* acquire: pairs with the release above */
-    while (atomic_load_explicit(&bank->op, memory_order_acquire) != call->op.seq) {
-        mca_coll_shmcico_wait_round(&e->waiter, &spins);
-    }
     return MCA_COLL_SHMCICO_DECISION_DECLINE
-        != atomic_load_explicit(&bank->decision, memory_order_relaxed);
+        != mca_coll_shmcico_decision_wait(&e->view, &e->waiter, &call->op, &error);
 }
 
 mca_coll_shmcico_result_t

@@ -110,13 +110,12 @@ static void scatter_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico
 /* Gather                                                               */
 
 /* Where every block goes, for the processes that push theirs: the
- * release of the bank's op publishes the region and the entries (the
- * acquire is in root_entry(), coll_shmcico_flow.c). */
+ * decision's post releases the region and the entries (the acquire is
+ * in root_entry(), coll_shmcico_flow.c). */
 static void gather_publish(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_block_t *blocks,
                            uint32_t decision, int32_t error)
 {
     mca_coll_shmcico_engine_t *e = call->engine;
-    mca_coll_shmcico_bank_t *bank = &e->view.banks[call->op.bank];
     mca_coll_shmcico_entry_t *entries = mca_coll_shmcico_entries(&e->view, call->op.bank);
     bool posted = false;
 
@@ -132,9 +131,7 @@ static void gather_publish(mca_coll_shmcico_call_t *call, const mca_coll_shmcico
         atomic_store_explicit(&entries[i].count, helped ? blocks[i].region->count : 0,
                               memory_order_relaxed);
     }
-    atomic_store_explicit(&bank->decision, decision, memory_order_relaxed);
-    atomic_store_explicit(&bank->error, error, memory_order_relaxed);
-    atomic_store_explicit(&bank->op, call->op.seq, memory_order_release);
+    mca_coll_shmcico_decision_post(&e->view, &call->op, decision, error);
 }
 
 static void gather_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_block_t *blocks,
@@ -171,24 +168,18 @@ static void gather_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_bl
 }
 
 /* With a size limit the root decides for everyone: wait for it. */
-static bool gather_follow(mca_coll_shmcico_call_t *call, int root)
+static bool gather_follow(mca_coll_shmcico_call_t *call)
 {
     mca_coll_shmcico_engine_t *e = call->engine;
-    mca_coll_shmcico_bank_t *bank = &e->view.banks[call->op.bank];
-    unsigned spins = 0;
+    int32_t error;
 
-    (void) root;
-    /* acquire: pairs with the release in gather_publish() */
-    while (atomic_load_explicit(&bank->op, memory_order_acquire) != call->op.seq) {
-        mca_coll_shmcico_wait_round(&e->waiter, &spins);
-    }
-    switch (atomic_load_explicit(&bank->decision, memory_order_relaxed)) {
+    switch (mca_coll_shmcico_decision_wait(&e->view, &e->waiter, &call->op, &error)) {
     case MCA_COLL_SHMCICO_DECISION_DECLINE:
         call->result.status = MCA_COLL_SHMCICO_DECLINED;
         return false;
     case MCA_COLL_SHMCICO_DECISION_FAULT:
         call->result.status = MCA_COLL_SHMCICO_FAULTED;
-        call->result.error = atomic_load_explicit(&bank->error, memory_order_relaxed);
+        call->result.error = error;
         return true;                /* the root still takes part */
     default:
         return true;
@@ -238,7 +229,7 @@ mca_coll_shmcico_engine_rooted(mca_coll_shmcico_engine_t *engine, int root, bool
         gather_root(&call, blocks, verdict);
     } else if (scatter) {
         scatter_member(&call, own, root);
-    } else if (!follow_root || gather_follow(&call, root)) {
+    } else if (!follow_root || gather_follow(&call)) {
         gather_member(&call, own, root, verdict->error);
     }
     if (is_root && NULL != own && MCA_COLL_SHMCICO_DONE == call.result.status) {

@@ -77,8 +77,10 @@ typedef struct mca_coll_shmcico_header_t {
     _Atomic uint32_t attached;      /**< processes that mapped and checked it */
 } mca_coll_shmcico_header_t;
 
-/** A Gather(v) root's line of one bank: it tells the writers where their
- *  blocks go, or that the call is handed back or failed at the root. */
+/** The deciding process's line of one bank (a Gather(v) root; rank 0
+ *  of an Allgather(v) with a size limit): it tells the writers where
+ *  their blocks go, or that the call is handed back or failed at the
+ *  root (mca_coll_shmcico_decision_post() and _wait() in sync.h). */
 typedef struct mca_coll_shmcico_bank_t {
     _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t op;
     _Atomic uint32_t decision;      /**< MCA_COLL_SHMCICO_DECISION_* */

@@ -225,3 +225,46 @@ uint64_t mca_coll_shmcico_xfer_acks(const mca_coll_shmcico_view_t *view, int me,
     return atomic_load_explicit(&mca_coll_shmcico_xfer(view, me, op->bank)->acks,
                                 memory_order_acquire);
 }
+
+/* ------------------------------------------------------------------ */
+/* Decisions (bank lines)                                               */
+
+void mca_coll_shmcico_decision_post(const mca_coll_shmcico_view_t *view,
+                                    const mca_coll_shmcico_seq_t *op, uint32_t decision,
+                                    int32_t error)
+{
+    mca_coll_shmcico_bank_t *bank = &view->banks[op->bank];
+
+    atomic_store_explicit(&bank->decision, decision, memory_order_relaxed);
+    atomic_store_explicit(&bank->error, error, memory_order_relaxed);
+    /* release: pairs with the acquire in mca_coll_shmcico_decision_posted() */
+    atomic_store_explicit(&bank->op, op->seq, memory_order_release);
+}
+
+bool mca_coll_shmcico_decision_posted(const mca_coll_shmcico_view_t *view,
+                                      const mca_coll_shmcico_seq_t *op, uint32_t *decision,
+                                      int32_t *error)
+{
+    mca_coll_shmcico_bank_t *bank = &view->banks[op->bank];
+
+    /* acquire: pairs with the release in mca_coll_shmcico_decision_post() */
+    if (atomic_load_explicit(&bank->op, memory_order_acquire) != op->seq) {
+        return false;
+    }
+    *decision = atomic_load_explicit(&bank->decision, memory_order_relaxed);
+    *error = atomic_load_explicit(&bank->error, memory_order_relaxed);
+    return true;
+}
+
+uint32_t mca_coll_shmcico_decision_wait(const mca_coll_shmcico_view_t *view,
+                                        const mca_coll_shmcico_waiter_t *waiter,
+                                        const mca_coll_shmcico_seq_t *op, int32_t *error)
+{
+    uint32_t decision;
+    unsigned spins = 0;
+
+    while (!mca_coll_shmcico_decision_posted(view, op, &decision, error)) {
+        mca_coll_shmcico_wait_round(waiter, &spins);
+    }
+    return decision;
+}

@@ -143,6 +143,25 @@ static inline uint64_t mca_coll_shmcico_flag_total(const mca_coll_shmcico_flag_t
 /* ------------------------------------------------------------------ */
 /* How far a process got (rings, and chunks a Bcast source holds)        */
 
+/** The deciding process's word on op for everyone (MCA_COLL_SHMCICO_
+ *  DECISION_*, and its MPI error with _FAULT), on the bank line of op's
+ *  bank (release: whatever it wrote before, such as a Gather root's
+ *  entries and region, is visible with the decision). */
+void mca_coll_shmcico_decision_post(const mca_coll_shmcico_view_t *view,
+                                    const mca_coll_shmcico_seq_t *op, uint32_t decision,
+                                    int32_t error);
+
+/** Whether op's decision is posted (acquire: pairs with _post), and
+ *  then the decision and its error. */
+bool mca_coll_shmcico_decision_posted(const mca_coll_shmcico_view_t *view,
+                                      const mca_coll_shmcico_seq_t *op, uint32_t *decision,
+                                      int32_t *error);
+
+/** Wait for op's decision; returns it, and its error in *error. */
+uint32_t mca_coll_shmcico_decision_wait(const mca_coll_shmcico_view_t *view,
+                                        const mca_coll_shmcico_waiter_t *waiter,
+                                        const mca_coll_shmcico_seq_t *op, int32_t *error);
+
 /** Start counting what this process received in op (count 0). */
 void mca_coll_shmcico_received_start(const mca_coll_shmcico_view_t *view, int me,
                                      const mca_coll_shmcico_seq_t *op);
