@@ -131,17 +131,19 @@ static void check_format_and_view(void)
     CHECK(view.numa[3] == 1 && view.numa[5] == 2, "numa not copied");
     CHECK((unsigned char *) mca_coll_shmcico_id(&view, 2)
           == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride, "id address");
-    CHECK((unsigned char *) mca_coll_shmcico_done(&view, 2)
-          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 64, "done address");
+    CHECK((unsigned char *) mca_coll_shmcico_done(&view, 2, 1)
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 64 + 64,
+          "done address: a line per bank after the id");
     CHECK((unsigned char *) mca_coll_shmcico_received(&view, 2, 1)
-          == (unsigned char *) mca_coll_shmcico_done(&view, 2) + 64 + 64, "received address");
+          == (unsigned char *) mca_coll_shmcico_done(&view, 2, 0) + 2 * 64 + 64,
+          "received address");
     CHECK((unsigned char *) mca_coll_shmcico_xfer(&view, 2, 0)
-          == (unsigned char *) mca_coll_shmcico_done(&view, 2) + 64 + 2 * 64, "xfer address");
+          == (unsigned char *) mca_coll_shmcico_done(&view, 2, 0) + 4 * 64, "xfer address");
     CHECK((unsigned char *) mca_coll_shmcico_region_line(&view, 2, 1)
-          == (unsigned char *) mca_coll_shmcico_done(&view, 2) + 64 + 5 * 64,
+          == (unsigned char *) mca_coll_shmcico_done(&view, 2, 0) + 7 * 64,
           "region address");
     CHECK((unsigned char *) mca_coll_shmcico_flag(&view, 2, 3)
-          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 8 * 64 + 3 * 64,
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 9 * 64 + 3 * 64,
           "flag address");
     CHECK((unsigned char *) (mca_coll_shmcico_flag(&view, 5, 7) + 1)
           <= mca_coll_shmcico_slot(&view, 5, 0), "flags overlap the slots");

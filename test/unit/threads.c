@@ -94,9 +94,9 @@ static int banks_busy(threads_world *w)
         return 1;
     }
     for (uint32_t b = 0; b < w->layout.banks; ++b) {
-        uint64_t last = atomic_load(&mca_coll_shmcico_done(&view, 0)->op[b]);
+        uint64_t last = atomic_load(&mca_coll_shmcico_done(&view, 0, b)->op);
         for (int i = 1; i < w->p; ++i) {
-            busy += atomic_load(&mca_coll_shmcico_done(&view, i)->op[b]) != last;
+            busy += atomic_load(&mca_coll_shmcico_done(&view, i, b)->op) != last;
         }
     }
     return busy;

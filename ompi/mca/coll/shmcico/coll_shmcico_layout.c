@@ -50,11 +50,11 @@ static bool params_valid(size_t page_size, uint32_t nprocs, uint32_t slots,
         && 0 == fragment_size % MCA_COLL_SHMCICO_CACHELINE;
 }
 
-/* a process's lines: id, done, then received, xfer and region of every
+/* a process's lines: id, then done, received, xfer and region of every
  * bank, then one flag per slot */
 static size_t lines_of(uint32_t slots, uint32_t banks)
 {
-    return (2 + 3 * (size_t) banks + slots) * MCA_COLL_SHMCICO_CACHELINE;
+    return (1 + 4 * (size_t) banks + slots) * MCA_COLL_SHMCICO_CACHELINE;
 }
 
 int mca_coll_shmcico_layout_init(mca_coll_shmcico_layout_t *layout,

@@ -29,7 +29,7 @@
  *            +--------------------------------------------------+
  *            | process 0:  id        pid, mapping address, probe |  process 0's
  *            |             done[w]   the last op of each bank it |  NUMA node
- *            |                       is done with                |
+ *            |                       is done with, a line each   |
  *            |             received[w]  how far it got in its    |
  *            |                       current op (rings, chunks)  |
  *            |             xfer[w]   chunk claims of a single    |
@@ -61,8 +61,8 @@
 
 #define MCA_COLL_SHMCICO_CACHELINE      64
 #define MCA_COLL_SHMCICO_MAGIC          UINT64_C(0x4f43494343484d53) /* "SMHCCICO" */
-#define MCA_COLL_SHMCICO_LAYOUT_VERSION 3
-#define MCA_COLL_SHMCICO_MAX_BANKS      8   /**< done[] fits one cache line */
+#define MCA_COLL_SHMCICO_LAYOUT_VERSION 4
+#define MCA_COLL_SHMCICO_MAX_BANKS      8
 #define MCA_COLL_SHMCICO_INLINE         32  /**< bytes carried inside a flag */
 
 /** Fixed header at offset 0 of the segment. */
@@ -114,9 +114,13 @@ typedef struct mca_coll_shmcico_id_t {
 
 #define MCA_COLL_SHMCICO_PROBE(rank) (MCA_COLL_SHMCICO_MAGIC ^ (uint64_t) (rank))
 
-/** The last op of each bank a process is done with (its own line). */
+/** The last op of one bank a process is done with.  A line per bank:
+ *  the process rewrites bank b's line only when it finishes a call on
+ *  bank b, so the others' copy of it stays valid for the w - 1 calls in
+ *  between, and the wait for it before the next call on b (the critical
+ *  path of every call) finds it in the cache, prefetched. */
 typedef struct mca_coll_shmcico_done_t {
-    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t op[MCA_COLL_SHMCICO_MAX_BANKS];
+    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t op;
 } mca_coll_shmcico_done_t;
 
 /** How far a process got with what it receives in op "op": fragments of
@@ -256,15 +260,16 @@ mca_coll_shmcico_id(const mca_coll_shmcico_view_t *view, int proc)
 }
 
 static inline mca_coll_shmcico_done_t *
-mca_coll_shmcico_done(const mca_coll_shmcico_view_t *view, int proc)
+mca_coll_shmcico_done(const mca_coll_shmcico_view_t *view, int proc, uint32_t bank)
 {
-    return (mca_coll_shmcico_done_t *) (mca_coll_shmcico_id(view, proc) + 1);
+    return (mca_coll_shmcico_done_t *) (mca_coll_shmcico_id(view, proc) + 1) + bank;
 }
 
 static inline mca_coll_shmcico_received_t *
 mca_coll_shmcico_received(const mca_coll_shmcico_view_t *view, int proc, uint32_t bank)
 {
-    return (mca_coll_shmcico_received_t *) (mca_coll_shmcico_done(view, proc) + 1) + bank;
+    return (mca_coll_shmcico_received_t *) (mca_coll_shmcico_done(view, proc, 0)
+                                            + view->layout.banks) + bank;
 }
 
 static inline mca_coll_shmcico_xfer_t *

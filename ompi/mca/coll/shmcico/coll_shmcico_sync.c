@@ -57,7 +57,7 @@ bool mca_coll_shmcico_op_done_at(const mca_coll_shmcico_view_t *view, int proc,
     /* Acquire pairs with the release in mca_coll_shmcico_op_finish():
      * whatever proc did in op (reading slots, copying from a buffer)
      * happened before. */
-    return atomic_load_explicit(&mca_coll_shmcico_done(view, proc)->op[op->bank],
+    return atomic_load_explicit(&mca_coll_shmcico_done(view, proc, op->bank)->op,
                                 memory_order_acquire) >= op->seq;
 }
 
@@ -95,10 +95,10 @@ void mca_coll_shmcico_op_finish(const mca_coll_shmcico_view_t *view, int me,
      * this process's reads and writes of op happen before anyone reuses
      * what they touched.  A store to the process's own line: it does not
      * wait for anything. */
-    atomic_store_explicit(&mca_coll_shmcico_done(view, me)->op[op->bank], op->seq,
+    atomic_store_explicit(&mca_coll_shmcico_done(view, me, op->bank)->op, op->seq,
                           memory_order_release);
     for (int i = 1; i <= n; ++i) {
-        __builtin_prefetch(&mca_coll_shmcico_done(view, (me + i) % p)->op[next_bank], 0, 3);
+        __builtin_prefetch(&mca_coll_shmcico_done(view, (me + i) % p, next_bank)->op, 0, 3);
     }
 }
 
