@@ -236,7 +236,17 @@ static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
 
 /** Add to one of the MPI_T counters (atomically when threads are in
  *  use). */
-void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n);
+static inline void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n)
+{
+    if (0 == n) {
+        return;
+    }
+    if (opal_using_threads()) {
+        (void) __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+    } else {
+        *counter += n;
+    }
+}
 
 /** Count a call handed to the previous component and say why (verbose
  *  level MCA_COLL_SHMCICO_VERBOSE_CALL); the node stages of a multi-node

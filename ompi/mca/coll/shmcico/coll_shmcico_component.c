@@ -227,11 +227,3 @@ void mca_coll_shmcico_fallback(const mca_coll_shmcico_module_t *module,
                              MCA_COLL_SHMCICO_COMM_ARGS(comm), mca_coll_shmcico_op_names[op], why);
 }
 
-void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n)
-{
-    if (opal_using_threads()) {
-        (void) __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
-    } else {
-        *counter += n;
-    }
-}

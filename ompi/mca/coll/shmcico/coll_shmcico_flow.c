@@ -239,6 +239,20 @@ static void copy_chunk(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *f
 /* ------------------------------------------------------------------ */
 /* Receive flows                                                        */
 
+static bool step_queue_read(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
+{
+    const mca_coll_shmcico_view_t *view = &call->engine->view;
+    bool moved = false;
+
+    while (mca_coll_shmcico_queue_read(view, &call->op, &flow->queue, &flow->complete)) {
+        moved = true;
+    }
+    if (mca_coll_shmcico_queue_through(view, &flow->queue)) {
+        flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
+    }
+    return moved;
+}
+
 /* the block's first flag: follow what it says */
 static bool step_waiting(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
 {
@@ -255,6 +269,9 @@ static bool step_waiting(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t 
         flow->queue.bytes = mca_coll_shmcico_flag_total(flag);
         flow->state = MCA_COLL_SHMCICO_FLOW_QUEUE;
         call->result.used_queue = true;
+        /* the fragment is there: a small block ends here, not a round of
+         * the loop later */
+        (void) step_queue_read(call, flow);
         return true;
     }
     if (MCA_COLL_SHMCICO_KIND_SINGLE == kind) {
@@ -277,20 +294,6 @@ static bool step_waiting(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t 
     }
     flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
     return true;
-}
-
-static bool step_queue_read(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
-{
-    const mca_coll_shmcico_view_t *view = &call->engine->view;
-    bool moved = false;
-
-    while (mca_coll_shmcico_queue_read(view, &call->op, &flow->queue, &flow->complete)) {
-        moved = true;
-    }
-    if (mca_coll_shmcico_queue_through(view, &flow->queue)) {
-        flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
-    }
-    return moved;
 }
 
 /* every chunk copied: acknowledge the process whose flag this one

@@ -72,6 +72,7 @@ int mca_coll_shmcico_layout_init(mca_coll_shmcico_layout_t *layout,
     layout->nprocs = nprocs;
     layout->slots = slots;
     layout->banks = banks;
+    layout->bank_slots = slots / banks;
     layout->fragment_size = fragment_size;
 
     /* header and topology share rank 0's first pages */

@@ -15,15 +15,20 @@
 
 #include "coll_shmcico_queue.h"
 
+/* (no division in the first lap: the path of every small call) */
 static uint64_t fragment_slot(const mca_coll_shmcico_view_t *view,
                               const mca_coll_shmcico_seq_t *op, uint64_t k)
 {
-    return op->first_slot + k % mca_coll_shmcico_bank_slots(view);
+    uint64_t ring = mca_coll_shmcico_bank_slots(view);
+
+    return op->first_slot + (k < ring ? k : k % ring);
 }
 
 static uint64_t fragment_lap(const mca_coll_shmcico_view_t *view, uint64_t k)
 {
-    return k / mca_coll_shmcico_bank_slots(view);
+    uint64_t ring = mca_coll_shmcico_bank_slots(view);
+
+    return k < ring ? 0 : k / ring;
 }
 
 /* Bytes of fragment k of a block. */

@@ -63,7 +63,9 @@ static inline uint64_t mca_coll_shmcico_queue_fragments(const mca_coll_shmcico_v
 {
     uint64_t f = view->layout.fragment_size;
 
-    return 0 == bytes ? 1 : (bytes - 1) / f + 1;
+    /* the division only when there is more than one: it is on the path
+     * of every small call */
+    return bytes <= f ? 1 : (bytes - 1) / f + 1;
 }
 
 /** Whether a block of bytes needs its queue's slots more than once. */

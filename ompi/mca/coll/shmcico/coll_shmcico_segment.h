@@ -197,6 +197,7 @@ typedef struct mca_coll_shmcico_layout_t {
     uint32_t nprocs;
     uint32_t slots;                 /**< s, a multiple of banks */
     uint32_t banks;                 /**< w */
+    uint32_t bank_slots;            /**< s / w, a queue's ring within one op */
     size_t fragment_size;           /**< f, a multiple of the cache line */
     size_t topology_offset;
     size_t banks_offset;
@@ -310,7 +311,7 @@ mca_coll_shmcico_entries(const mca_coll_shmcico_view_t *view, uint32_t bank)
 /** Slots in one bank: a queue's ring within one op. */
 static inline uint32_t mca_coll_shmcico_bank_slots(const mca_coll_shmcico_view_t *view)
 {
-    return view->layout.slots / view->layout.banks;
+    return view->layout.bank_slots;
 }
 
 #endif /* MCA_COLL_SHMCICO_SEGMENT_H */

@@ -87,7 +87,7 @@ void mca_coll_shmcico_op_claim(const mca_coll_shmcico_view_t *view, int me,
 void mca_coll_shmcico_op_finish(const mca_coll_shmcico_view_t *view, int me,
                                 const mca_coll_shmcico_seq_t *op)
 {
-    uint32_t next_bank = (uint32_t) ((op->seq + 1) % view->layout.banks);
+    uint32_t next_bank = op->bank + 1 == view->layout.banks ? 0 : op->bank + 1;
     int p = (int) view->layout.nprocs;
     int n = p - 1 < PREFETCHED_PROCS ? p - 1 : PREFETCHED_PROCS;
 
