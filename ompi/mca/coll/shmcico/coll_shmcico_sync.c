@@ -97,8 +97,9 @@ void mca_coll_shmcico_op_finish(const mca_coll_shmcico_view_t *view, int me,
      * wait for anything. */
     atomic_store_explicit(&mca_coll_shmcico_done(view, me, op->bank)->op, op->seq,
                           memory_order_release);
-    for (int i = 1; i <= n; ++i) {
-        __builtin_prefetch(&mca_coll_shmcico_done(view, (me + i) % p, next_bank)->op, 0, 3);
+    for (int i = 1, proc = me; i <= n; ++i) {
+        proc = proc + 1 == p ? 0 : proc + 1;
+        __builtin_prefetch(&mca_coll_shmcico_done(view, proc, next_bank)->op, 0, 3);
     }
 }
 
