@@ -128,22 +128,18 @@ typedef enum {
     MCA_COLL_SHMCICO_SEGMENT_FAILED     /**< every call falls back */
 } mca_coll_shmcico_segment_state_t;
 
+/** The seven operations this component serves, for what is written once
+ *  per operation: X(op) for each, op as in coll_op and coll_op_module. */
+#define MCA_COLL_SHMCICO_FOR_EACH_OP(X) \
+    X(bcast) X(scatter) X(scatterv) X(gather) X(gatherv) X(allgather) X(allgatherv)
+
+#define MCA_COLL_SHMCICO_PREVIOUS_FIELDS(op)                                 \
+    mca_coll_base_module_##op##_fn_t op;                                     \
+    mca_coll_base_module_t *op##_module;
+
 /** The functions and modules this component falls back to. */
 typedef struct mca_coll_shmcico_previous_t {
-    mca_coll_base_module_bcast_fn_t bcast;
-    mca_coll_base_module_t *bcast_module;
-    mca_coll_base_module_scatter_fn_t scatter;
-    mca_coll_base_module_t *scatter_module;
-    mca_coll_base_module_scatterv_fn_t scatterv;
-    mca_coll_base_module_t *scatterv_module;
-    mca_coll_base_module_gather_fn_t gather;
-    mca_coll_base_module_t *gather_module;
-    mca_coll_base_module_gatherv_fn_t gatherv;
-    mca_coll_base_module_t *gatherv_module;
-    mca_coll_base_module_allgather_fn_t allgather;
-    mca_coll_base_module_t *allgather_module;
-    mca_coll_base_module_allgatherv_fn_t allgatherv;
-    mca_coll_base_module_t *allgatherv_module;
+    MCA_COLL_SHMCICO_FOR_EACH_OP(MCA_COLL_SHMCICO_PREVIOUS_FIELDS)
 } mca_coll_shmcico_previous_t;
 
 /** A byte stream over count elements of a datatype (see the engine). */

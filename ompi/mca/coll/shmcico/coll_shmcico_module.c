@@ -44,22 +44,14 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
     memset(&module->tree, 0, sizeof(module->tree));
 }
 
-#define RELEASE_PREVIOUS(module, op)                                         \
-    do {                                                                      \
-        if (NULL != (module)->previous.op##_module) {                         \
-            OBJ_RELEASE((module)->previous.op##_module);                      \
-        }                                                                     \
-    } while (0)
+#define RELEASE_PREVIOUS(op)                                                 \
+    if (NULL != module->previous.op##_module) {                               \
+        OBJ_RELEASE(module->previous.op##_module);                            \
+    }
 
 static void release_previous(mca_coll_shmcico_module_t *module)
 {
-    RELEASE_PREVIOUS(module, bcast);
-    RELEASE_PREVIOUS(module, scatter);
-    RELEASE_PREVIOUS(module, scatterv);
-    RELEASE_PREVIOUS(module, gather);
-    RELEASE_PREVIOUS(module, gatherv);
-    RELEASE_PREVIOUS(module, allgather);
-    RELEASE_PREVIOUS(module, allgatherv);
+    MCA_COLL_SHMCICO_FOR_EACH_OP(RELEASE_PREVIOUS)
     memset(&module->previous, 0, sizeof(module->previous));
 }
 
@@ -124,30 +116,23 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
     *priority = mca_coll_shmcico_component.priority;
     module->super.coll_module_enable = shmcico_module_enable;
     module->super.coll_module_disable = shmcico_module_disable;
-    module->super.coll_bcast = mca_coll_shmcico_bcast_intra;
-    module->super.coll_scatter = mca_coll_shmcico_scatter_intra;
-    module->super.coll_scatterv = mca_coll_shmcico_scatterv_intra;
-    module->super.coll_gather = mca_coll_shmcico_gather_intra;
-    module->super.coll_gatherv = mca_coll_shmcico_gatherv_intra;
-    module->super.coll_allgather = mca_coll_shmcico_allgather_intra;
-    module->super.coll_allgatherv = mca_coll_shmcico_allgatherv_intra;
+#define SERVE(op) module->super.coll_##op = mca_coll_shmcico_##op##_intra;
+    MCA_COLL_SHMCICO_FOR_EACH_OP(SERVE)
+#undef SERVE
     return &module->super;
 }
 
 /* Keep the function and module that served an operation before us
  * (retained until disable or destruction). */
-#define SAVE_PREVIOUS(module, comm, op)                                      \
-    do {                                                                      \
-        (module)->previous.op = (comm)->c_coll->coll_##op;                    \
-        (module)->previous.op##_module = (comm)->c_coll->coll_##op##_module;  \
-        if (NULL == (module)->previous.op                                     \
-            || NULL == (module)->previous.op##_module) {                      \
-            (module)->previous.op##_module = NULL;                            \
-            missing = #op;                                                    \
-        } else {                                                              \
-            OBJ_RETAIN((module)->previous.op##_module);                       \
-        }                                                                     \
-    } while (0)
+#define SAVE_PREVIOUS(op)                                                    \
+    module->previous.op = comm->c_coll->coll_##op;                            \
+    module->previous.op##_module = comm->c_coll->coll_##op##_module;          \
+    if (NULL == module->previous.op || NULL == module->previous.op##_module) { \
+        module->previous.op##_module = NULL;                                  \
+        missing = #op;                                                        \
+    } else {                                                                  \
+        OBJ_RETAIN(module->previous.op##_module);                             \
+    }
 
 static int shmcico_module_enable(mca_coll_base_module_t *super,
                                  struct ompi_communicator_t *comm)
@@ -155,13 +140,7 @@ static int shmcico_module_enable(mca_coll_base_module_t *super,
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
     const char *missing = NULL;
 
-    SAVE_PREVIOUS(module, comm, bcast);
-    SAVE_PREVIOUS(module, comm, scatter);
-    SAVE_PREVIOUS(module, comm, scatterv);
-    SAVE_PREVIOUS(module, comm, gather);
-    SAVE_PREVIOUS(module, comm, gatherv);
-    SAVE_PREVIOUS(module, comm, allgather);
-    SAVE_PREVIOUS(module, comm, allgatherv);
+    MCA_COLL_SHMCICO_FOR_EACH_OP(SAVE_PREVIOUS)
     if (NULL != missing) {
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                                  MCA_COLL_SHMCICO_COMM_FMT "declined: no previous "

@@ -27,27 +27,21 @@
 /* While the node communicator is made, the communicator's collectives
  * must not come back here: they go to the components that would have
  * served them (the split and the exchange use them). */
-#define SWAP(module, comm, op)                                                \
-    do {                                                                      \
-        mca_coll_base_module_##op##_fn_t fn = (comm)->c_coll->coll_##op;      \
-        mca_coll_base_module_t *m = (comm)->c_coll->coll_##op##_module;       \
-        (comm)->c_coll->coll_##op = (module)->previous.op;                    \
-        (comm)->c_coll->coll_##op##_module = (module)->previous.op##_module;  \
-        (module)->previous.op = fn;                                           \
-        (module)->previous.op##_module = m;                                   \
-    } while (0)
+#define SWAP(op)                                                              \
+    {                                                                         \
+        mca_coll_base_module_##op##_fn_t fn = comm->c_coll->coll_##op;        \
+        mca_coll_base_module_t *m = comm->c_coll->coll_##op##_module;         \
+        comm->c_coll->coll_##op = module->previous.op;                        \
+        comm->c_coll->coll_##op##_module = module->previous.op##_module;      \
+        module->previous.op = fn;                                             \
+        module->previous.op##_module = m;                                     \
+    }
 
 /* exchange the module's entries with the previous ones (twice: back) */
 static void swap_collectives(mca_coll_shmcico_module_t *module,
                              struct ompi_communicator_t *comm)
 {
-    SWAP(module, comm, bcast);
-    SWAP(module, comm, scatter);
-    SWAP(module, comm, scatterv);
-    SWAP(module, comm, gather);
-    SWAP(module, comm, gatherv);
-    SWAP(module, comm, allgather);
-    SWAP(module, comm, allgatherv);
+    MCA_COLL_SHMCICO_FOR_EACH_OP(SWAP)
 }
 
 /* the node communicator, and (node id, NUMA node) of every process; the
