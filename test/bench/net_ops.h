@@ -17,6 +17,7 @@
 #define NET_OPS_H
 
 #include <mpi.h>
+#include <stdlib.h>
 
 enum { BCAST, SCATTER, SCATTERV, GATHER, GATHERV, ALLGATHER, ALLGATHERV, NOPS };
 static const char *op_names[NOPS] = { "bcast", "scatter", "scatterv", "gather", "gatherv",
@@ -39,6 +40,22 @@ static inline void call(int op, char *sbuf, char *rbuf, int m, int *counts, int 
         MPI_Allgatherv(sbuf, m, MPI_BYTE, rbuf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
         break;
     }
+}
+
+/* MPI_Init, then the sizes from the command line (LABEL SIZE...) or the
+ * defaults in sizes[]; returns how many there are */
+static inline int start(int *argc, char ***argv, int *rank, int *size, int *sizes,
+                        int ndefaults, int max)
+{
+    int n = *argc > 2 ? *argc - 2 : ndefaults;
+
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    for (int i = 0; i < n && i < max && *argc > 2; ++i) {
+        sizes[i] = atoi((*argv)[i + 2]);
+    }
+    return n < max ? n : max;
 }
 
 #endif /* NET_OPS_H */

@@ -73,20 +73,14 @@ static double time_op(int op, int m, int calls)
 
 int main(int argc, char **argv)
 {
-    int nsizes = argc > 2 ? argc - 2 : 4, sizes[16] = { 8, 65536, 1048576, 4194304 };
+    int sizes[16] = { 8, 65536, 1048576, 4194304 };
     const char *label = argc > 1 ? argv[1] : "?";
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int i = 0; i < nsizes && i < 16 && argc > 2; ++i) {
-        sizes[i] = atoi(argv[i + 2]);
-    }
+    int nsizes = start(&argc, &argv, &rank, &size, sizes, 4, 16);
     if (0 == rank) {
         printf("label,procs,op,size,us_per_call\n");
     }
     for (int op = 0; op < NOPS; ++op) {
-        for (int i = 0; i < nsizes && i < 16; ++i) {
+        for (int i = 0; i < nsizes; ++i) {
             int calls = sizes[i] >= (1 << 20) ? 10 : 100;
             double t = time_op(op, sizes[i], calls);
             if (0 == rank) {

@@ -168,22 +168,16 @@ static void measure(const char *label, int op, int m)
 
 int main(int argc, char **argv)
 {
-    int nsizes = argc > 2 ? argc - 2 : 3, sizes[16] = { 8, 65536, 4194304 };
+    int sizes[16] = { 8, 65536, 4194304 };
     const char *label = argc > 1 ? argv[1] : "?";
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (int i = 0; i < nsizes && i < 16 && argc > 2; ++i) {
-        sizes[i] = atoi(argv[i + 2]);
-    }
+    int nsizes = start(&argc, &argv, &rank, &size, sizes, 3, 16);
     map_nodes();
     start_counting();
     if (0 == rank) {
         printf("label,nodes,procs,op,size,messages,bytes,node_pairs,min_bytes\n");
     }
     for (int op = 0; op < NOPS; ++op) {
-        for (int i = 0; i < nsizes && i < 16; ++i) {
+        for (int i = 0; i < nsizes; ++i) {
             measure(label, op, sizes[i]);
         }
     }
