@@ -72,7 +72,6 @@ typedef struct mca_coll_shmcico_flow_t {
     bool helping;                   /**< its chunks are help: after own work */
     bool complete;                  /**< receive: nothing was dropped */
     bool passing;                   /**< receive: its children copy from its source */
-    bool acked;                     /**< receive: acknowledged its peer */
     bool from_root;                 /**< receive: a refusal is the root's, for all */
     bool entry;                     /**< send single: the reader is a Gather root,
                                          its block is in its entries */
