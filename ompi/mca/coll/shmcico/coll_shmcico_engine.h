@@ -44,7 +44,7 @@ typedef struct mca_coll_shmcico_engine_t {
     mca_coll_shmcico_view_t view;
     int rank;
     int nprocs;
-    uint64_t calls;                 /**< collective calls so far, the same everywhere */
+    mca_coll_shmcico_seq_t last;    /**< the last call (seq 0: none), the same everywhere */
     mca_coll_shmcico_waiter_t waiter;
     mca_coll_shmcico_copier_t copier;   /**< copy NULL: no single copy */
     int *scratch;                   /**< p ints: tree children */

@@ -27,7 +27,7 @@ void mca_coll_shmcico_call_start(mca_coll_shmcico_call_t *call,
     memset(call, 0, sizeof(*call));
     call->engine = engine;
     call->flows = engine->flows;
-    mca_coll_shmcico_op_next(&engine->view, &engine->calls, &call->op);
+    mca_coll_shmcico_op_next(&engine->view, &engine->last, &call->op);
     call->result.status = MCA_COLL_SHMCICO_DONE;
 }
 
@@ -269,9 +269,6 @@ static bool step_waiting(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t 
         flow->queue.bytes = mca_coll_shmcico_flag_total(flag);
         flow->state = MCA_COLL_SHMCICO_FLOW_QUEUE;
         call->result.used_queue = true;
-        /* the fragment is there: a small block ends here, not a round of
-         * the loop later */
-        (void) step_queue_read(call, flow);
         return true;
     }
     if (MCA_COLL_SHMCICO_KIND_SINGLE == kind) {
@@ -444,7 +441,13 @@ static bool step(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
 {
     switch (flow->state) {
     case MCA_COLL_SHMCICO_FLOW_WAITING:
-        return step_waiting(call, flow);
+        if (!step_waiting(call, flow)) {
+            return false;
+        }
+        /* a flow that learned its transport goes on at once: a small
+         * block ends here, not a round of the loop later */
+        (void) step(call, flow);
+        return true;
     case MCA_COLL_SHMCICO_FLOW_QUEUE:
         if (MCA_COLL_SHMCICO_FLOW_SEND_QUEUE == flow->kind) {
             bool moved = mca_coll_shmcico_queue_write(&call->engine->view, &call->op,

@@ -43,22 +43,15 @@ void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
 /* ------------------------------------------------------------------ */
 /* Ops and banks                                                        */
 
-void mca_coll_shmcico_op_next(const mca_coll_shmcico_view_t *view, uint64_t *counter,
-                              mca_coll_shmcico_seq_t *op)
+void mca_coll_shmcico_op_next(const mca_coll_shmcico_view_t *view,
+                              mca_coll_shmcico_seq_t *last, mca_coll_shmcico_seq_t *op)
 {
-    op->seq = ++*counter;
-    op->bank = (uint32_t) (op->seq % view->layout.banks);
+    /* seq % w, counted on from the last call's bank: no division on the
+     * path of every call */
+    op->seq = last->seq + 1;
+    op->bank = last->bank + 1 == view->layout.banks ? 0 : last->bank + 1;
     op->first_slot = op->bank * mca_coll_shmcico_bank_slots(view);
-}
-
-bool mca_coll_shmcico_op_done_at(const mca_coll_shmcico_view_t *view, int proc,
-                                 const mca_coll_shmcico_seq_t *op)
-{
-    /* Acquire pairs with the release in mca_coll_shmcico_op_finish():
-     * whatever proc did in op (reading slots, copying from a buffer)
-     * happened before. */
-    return atomic_load_explicit(&mca_coll_shmcico_done(view, proc, op->bank)->op,
-                                memory_order_acquire) >= op->seq;
+    *last = *op;
 }
 
 void mca_coll_shmcico_op_claim(const mca_coll_shmcico_view_t *view, int me,

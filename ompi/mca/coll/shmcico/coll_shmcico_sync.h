@@ -75,9 +75,10 @@ void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
 /* ------------------------------------------------------------------ */
 /* Ops and banks                                                        */
 
-/** The next call: its number and bank (no waiting). */
-void mca_coll_shmcico_op_next(const mca_coll_shmcico_view_t *view, uint64_t *counter,
-                              mca_coll_shmcico_seq_t *op);
+/** The call after *last: its number and bank (no waiting); it becomes
+ *  *last. */
+void mca_coll_shmcico_op_next(const mca_coll_shmcico_view_t *view,
+                              mca_coll_shmcico_seq_t *last, mca_coll_shmcico_seq_t *op);
 
 /** Wait until every other process is done with the bank's previous call,
  *  before this process writes a slot, flag or bank line of op's bank. */
@@ -86,8 +87,15 @@ void mca_coll_shmcico_op_claim(const mca_coll_shmcico_view_t *view, int me,
                                const mca_coll_shmcico_seq_t *op);
 
 /** Whether process proc is done with op (it touches nothing of it). */
-bool mca_coll_shmcico_op_done_at(const mca_coll_shmcico_view_t *view, int proc,
-                                 const mca_coll_shmcico_seq_t *op);
+static inline bool mca_coll_shmcico_op_done_at(const mca_coll_shmcico_view_t *view,
+                                               int proc, const mca_coll_shmcico_seq_t *op)
+{
+    /* Acquire pairs with the release in mca_coll_shmcico_op_finish():
+     * whatever proc did in op (reading slots, copying from a buffer)
+     * happened before. */
+    return atomic_load_explicit(&mca_coll_shmcico_done(view, proc, op->bank)->op,
+                                memory_order_acquire) >= op->seq;
+}
 
 /** This process touches nothing of op any more; fetch into the cache
  *  what the next call's claim will read. */
