@@ -86,13 +86,6 @@ void mca_coll_shmcico_send_single(mca_coll_shmcico_call_t *call,
     call->result.used_single = true;
 }
 
-bool mca_coll_shmcico_region_fits(const mca_coll_shmcico_engine_t *e,
-                                  const mca_coll_shmcico_block_t *block)
-{
-    return NULL != block->region
-        && block->region->npieces <= mca_coll_shmcico_region_capacity(&e->view);
-}
-
 mca_coll_shmcico_flow_t *mca_coll_shmcico_send_own(mca_coll_shmcico_call_t *call,
                                                    const mca_coll_shmcico_block_t *own,
                                                    int32_t error,
@@ -100,8 +93,7 @@ mca_coll_shmcico_flow_t *mca_coll_shmcico_send_own(mca_coll_shmcico_call_t *call
                                                    bool pushes)
 {
     mca_coll_shmcico_engine_t *e = call->engine;
-    bool single = own->single && NULL != e->copier.copy
-                  && mca_coll_shmcico_region_fits(e, own);
+    bool single = mca_coll_shmcico_goes_single(e, own);
     mca_coll_shmcico_flow_t *flow =
         mca_coll_shmcico_call_flow(call, single ? MCA_COLL_SHMCICO_FLOW_SEND_SINGLE
                                                 : MCA_COLL_SHMCICO_FLOW_SEND_QUEUE, own);
@@ -152,6 +144,25 @@ void mca_coll_shmcico_receive(mca_coll_shmcico_call_t *call,
     };
     flow->peer = peer;
     flow->state = MCA_COLL_SHMCICO_FLOW_WAITING;
+}
+
+void mca_coll_shmcico_receive_from_root(mca_coll_shmcico_call_t *call,
+                                        mca_coll_shmcico_flow_t *flow, int data_proc,
+                                        int peer, bool offer)
+{
+    mca_coll_shmcico_engine_t *e = call->engine;
+
+    if (offer) {
+        if (flow->block->region->npieces > 1) {
+            /* its pieces go into its first slot of the bank */
+            mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &call->op);
+        }
+        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, true);
+        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, flow->block->region);
+    }
+    mca_coll_shmcico_receive(call, flow, e->rank, data_proc, peer);
+    flow->from_root = true;
+    flow->claim_proc = offer ? e->rank : -1;
 }
 
 bool mca_coll_shmcico_receive_single(mca_coll_shmcico_call_t *call,

@@ -128,8 +128,20 @@ static inline bool mca_coll_shmcico_flow_copies(const mca_coll_shmcico_flow_t *f
 
 /** Whether block's region fits in this process's slots (it can be
  *  published for single copy). */
-bool mca_coll_shmcico_region_fits(const mca_coll_shmcico_engine_t *e,
-                                  const mca_coll_shmcico_block_t *block);
+static inline bool mca_coll_shmcico_region_fits(const mca_coll_shmcico_engine_t *e,
+                                                const mca_coll_shmcico_block_t *block)
+{
+    return NULL != block->region
+        && block->region->npieces <= mca_coll_shmcico_region_capacity(&e->view);
+}
+
+/** Whether this process's side of block goes by single copy: its size
+ *  says so, the system lets this process copy, and its region fits. */
+static inline bool mca_coll_shmcico_goes_single(const mca_coll_shmcico_engine_t *e,
+                                                const mca_coll_shmcico_block_t *block)
+{
+    return block->single && NULL != e->copier.copy && mca_coll_shmcico_region_fits(e, block);
+}
 
 /**
  * This process's own block out, announced in its own flag (Gather(v)
@@ -162,6 +174,16 @@ void mca_coll_shmcico_send_verdict(mca_coll_shmcico_call_t *call, const int *not
 void mca_coll_shmcico_receive(mca_coll_shmcico_call_t *call,
                               mca_coll_shmcico_flow_t *flow, int flag_proc,
                               int data_proc, int peer);
+
+/**
+ * A receive flow of a block the root sends (Bcast, Scatter(v)),
+ * announced in this process's own flag: a refusal there is the root's,
+ * for everyone.  With offer, this process's region is posted and its
+ * xfer line opened for claims, so that the root can help copy into it.
+ */
+void mca_coll_shmcico_receive_from_root(mca_coll_shmcico_call_t *call,
+                                        mca_coll_shmcico_flow_t *flow, int data_proc,
+                                        int peer, bool offer);
 
 /** Set up a receive flow's single copy from its first flag: the
  *  source's block, chunks, and whose claims (claim_proc) it takes. */

@@ -74,7 +74,7 @@ static void bcast_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_blo
         mca_coll_shmcico_send_verdict(call, call->children, call->nchildren, verdict);
         return;
     }
-    if (!data->single || !mca_coll_shmcico_region_fits(e, data) || NULL == e->copier.copy) {
+    if (!mca_coll_shmcico_goes_single(e, data)) {
         mca_coll_shmcico_send_queue(call, mca_coll_shmcico_call_flow(call,
                                         MCA_COLL_SHMCICO_FLOW_SEND_QUEUE, data),
                                     e->rank, call->children, call->nchildren, everyone);
@@ -102,18 +102,10 @@ static void bcast_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_b
     mca_coll_shmcico_engine_t *e = call->engine;
     mca_coll_shmcico_flow_t *flow = mca_coll_shmcico_call_flow(call,
                                         MCA_COLL_SHMCICO_FLOW_RECEIVE, data);
-    bool offer = 0 == call->nchildren && data->single && mca_coll_shmcico_region_fits(e, data);
 
-    if (offer) {
-        if (data->region->npieces > 1) {
-            mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &call->op);
-        }
-        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, true);
-        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, data->region);
-    }
-    mca_coll_shmcico_receive(call, flow, e->rank, root, parent);
-    flow->from_root = true;
-    flow->claim_proc = offer ? e->rank : -1;
+    mca_coll_shmcico_receive_from_root(call, flow, root, parent,
+                                       0 == call->nchildren
+                                       && mca_coll_shmcico_goes_single(e, data));
     call->on_single = forward_single;
 }
 

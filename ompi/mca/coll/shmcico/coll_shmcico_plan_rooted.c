@@ -25,12 +25,6 @@
 
 #include "coll_shmcico_flow.h"
 
-static bool publishable(const mca_coll_shmcico_engine_t *e,
-                        const mca_coll_shmcico_block_t *block)
-{
-    return NULL != e->copier.copy && mca_coll_shmcico_region_fits(e, block);
-}
-
 /* The root's blocks share one datatype: its region is published with
  * base 0, each block's flag or entry carries the block's address. */
 static void post_root_region(mca_coll_shmcico_call_t *call,
@@ -65,7 +59,7 @@ static void scatter_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_b
     for (int n = 1; n < e->nprocs; ++n) {
         int i = (e->rank + n) % e->nprocs;
         const mca_coll_shmcico_block_t *b = &blocks[i];
-        bool single = b->single && publishable(e, b);
+        bool single = mca_coll_shmcico_goes_single(e, b);
         mca_coll_shmcico_flow_t *flow = one_flow(call, single ? MCA_COLL_SHMCICO_FLOW_SEND_SINGLE
                                                                : MCA_COLL_SHMCICO_FLOW_SEND_QUEUE,
                                                  b, i);
@@ -92,18 +86,9 @@ static void scatter_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico
 {
     mca_coll_shmcico_engine_t *e = call->engine;
     mca_coll_shmcico_flow_t *flow = one_flow(call, MCA_COLL_SHMCICO_FLOW_RECEIVE, own, root);
-    bool offer = own->single && publishable(e, own);
 
-    if (offer) {
-        if (own->region->npieces > 1) {
-            mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &call->op);
-        }
-        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, true);
-        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, own->region);
-    }
-    mca_coll_shmcico_receive(call, flow, e->rank, e->rank, root);
-    flow->from_root = true;
-    flow->claim_proc = offer ? e->rank : -1;
+    mca_coll_shmcico_receive_from_root(call, flow, e->rank, root,
+                                       mca_coll_shmcico_goes_single(e, own));
 }
 
 /* ------------------------------------------------------------------ */
@@ -120,7 +105,7 @@ static void gather_publish(mca_coll_shmcico_call_t *call, const mca_coll_shmcico
     bool posted = false;
 
     for (int i = 0; NULL != blocks && i < e->nprocs; ++i) {
-        bool helped = i != e->rank && blocks[i].single && publishable(e, &blocks[i]);
+        bool helped = i != e->rank && mca_coll_shmcico_goes_single(e, &blocks[i]);
         if (helped && !posted) {
             post_root_region(call, blocks[i].region);
             posted = true;
