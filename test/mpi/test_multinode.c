@@ -24,7 +24,8 @@
  *    MPI_ERR_TRUNCATE, and the next call is right (each process in turn,
  *    a Bcast also over several pipeline chunks);
  *  - hints reach the node stages (shmcico_single_copy=off on a duplicate
- *    of MPI_COMM_WORLD: a Gather's node stages through the queues);
+ *    of MPI_COMM_WORLD: a Gather's node stages through the queues), and
+ *    the single copy in effect is the node stages' (cma or smsc);
  *  - served: coll_shmcico_<op>_served and _multinode move by one on every
  *    process (the suite's layouts all have a node with two processes);
  *    fallback: on a layout of one process per node every call goes to
@@ -195,6 +196,13 @@ static void hints_across_nodes(void)
     MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0, MPI_COMM_WORLD);
     ST_CHECK(counter_of(ST_GATHERV, "single_copy") > single,
              "Gather of 1 MiB blocks across nodes: no node stage by single copy");
+    /* what is in effect is the node stages' transport, not a default */
+    MPI_Comm_get_info(MPI_COMM_WORLD, &info);
+    MPI_Info_get(info, "shmcico_single_copy", (int) sizeof(value) - 1, value, &flag);
+    ST_CHECK(flag && (0 == strcmp(value, "cma") || 0 == strcmp(value, "smsc")),
+             "shmcico_single_copy in effect across nodes: %s (cma or smsc expected)",
+             flag ? value : "(none)");
+    MPI_Info_free(&info);
     single = counter_of(ST_GATHERV, "single_copy");
     queue = counter_of(ST_GATHERV, "queue");
     MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0, off);

@@ -298,9 +298,28 @@ static const hint_t *find_hint(const char *key)
     return NULL;
 }
 
+/* the module whose segment serves m's calls: m's own, or on a
+ * communicator that spans nodes its node communicator's (NULL until the
+ * node communicator is made) */
+static const mca_coll_shmcico_module_t *segment_owner(const mca_coll_shmcico_module_t *m)
+{
+    if (!m->multinode) {
+        return m;
+    }
+    return NULL != m->net.node_comm ? mca_coll_shmcico_module_of(m->net.node_comm) : NULL;
+}
+
 static bool segment_made(const mca_coll_shmcico_module_t *m)
 {
-    return MCA_COLL_SHMCICO_SEGMENT_NONE != m->state;
+    const mca_coll_shmcico_module_t *owner = segment_owner(m);
+
+    return NULL != owner && MCA_COLL_SHMCICO_SEGMENT_NONE != owner->state;
+}
+
+/* how the segment's processes copy, once it is made */
+static mca_coll_shmcico_single_mode_t copy_mode(const mca_coll_shmcico_module_t *m)
+{
+    return segment_owner(m)->copy.mode;
 }
 
 /* the value of a hint in effect on the module */
@@ -308,7 +327,7 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
 {
     const mca_coll_shmcico_params_t *p = &m->params;
     bool single = MCA_COLL_SHMCICO_SINGLE_OFF != p->single_copy
-        && (!segment_made(m) || MCA_COLL_SHMCICO_SINGLE_OFF != m->copy.mode);
+        && (!segment_made(m) || MCA_COLL_SHMCICO_SINGLE_OFF != copy_mode(m));
 
     switch (h->kind) {
     case HINT_DISABLE: return m->disabled ? "true" : "false";
@@ -316,7 +335,7 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
     case HINT_TREE_DEGREE: return number((uint64_t) p->tree_degree);
     case HINT_SINGLE_COPY:
         return !single ? "off" : mca_coll_shmcico_single_names[segment_made(m)
-                                                               ? (int) m->copy.mode
+                                                               ? (int) copy_mode(m)
                                                                : p->single_copy];
     case HINT_MAX_BYTES: return per_op(p->max_bytes);
     default: return per_op(p->single_min);
@@ -331,7 +350,7 @@ static bool single_copy_now(mca_coll_shmcico_module_t *m, int32_t mode)
         m->params.single_copy = mode;
         return true;
     }
-    if (MCA_COLL_SHMCICO_SINGLE_OFF != mode && MCA_COLL_SHMCICO_SINGLE_OFF == m->copy.mode) {
+    if (MCA_COLL_SHMCICO_SINGLE_OFF != mode && MCA_COLL_SHMCICO_SINGLE_OFF == copy_mode(m)) {
         return false;
     }
     m->params.single_copy = mode;
@@ -374,7 +393,7 @@ static const char *refusal(const mca_coll_shmcico_module_t *m, const hint_t *h)
         return "the communicator's segment is made already";
     }
     if (HINT_SINGLE_COPY == h->kind && segment_made(m)
-        && MCA_COLL_SHMCICO_SINGLE_OFF == m->copy.mode) {
+        && MCA_COLL_SHMCICO_SINGLE_OFF == copy_mode(m)) {
         return "this communicator has no single copy";
     }
     return "not a valid value";

@@ -175,13 +175,14 @@ static int shmcico_module_disable(mca_coll_base_module_t *super,
     return OMPI_SUCCESS;
 }
 
-void mca_coll_shmcico_set_inner(struct ompi_communicator_t *comm,
-                                const mca_coll_shmcico_params_t *params)
+mca_coll_shmcico_module_t *mca_coll_shmcico_set_inner(struct ompi_communicator_t *comm,
+                                                      const mca_coll_shmcico_params_t *params)
 {
     mca_coll_shmcico_module_t *module = mca_coll_shmcico_module_of(comm);
 
     if (NULL != module) {
         module->inner = true;
-        module->params = *params;   /* its segment is made at its first call */
+        module->params = *params;
     }
+    return module;
 }

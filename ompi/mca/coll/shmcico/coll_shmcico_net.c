@@ -146,14 +146,22 @@ int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
         swap_collectives(module, comm);
     }
     if (0 == err) {
+        mca_coll_shmcico_module_t *inner;
+
         make_maps(net, pairs, p);
         /* the node stages follow this communicator's parameters and
          * hints (and later hints too: coll_shmcico_hints.c) */
-        mca_coll_shmcico_set_inner(net->node_comm, &module->params);
+        inner = mca_coll_shmcico_set_inner(net->node_comm, &module->params);
         net->my_node = net->node_of[ompi_comm_rank(comm)];
         for (int n = 0; n < net->nnodes; ++n) {
             net->leader[n] = choose_leader(net, pairs, n);
         }
+        /* the node segment now, by every process of the node at once, so
+         * that what this communicator reports in effect is its */
+        if (NULL != inner) {
+            (void) mca_coll_shmcico_ready(inner, net->node_comm);
+        }
+        mca_coll_shmcico_hints_publish(module, comm);
     }
     free(pairs);
     return err;
