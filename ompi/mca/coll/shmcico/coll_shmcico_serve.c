@@ -186,6 +186,8 @@ static bool served_empty(const mca_coll_shmcico_module_t *module, mca_coll_shmci
 {
     if (!module->inner) {
         mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.multinode_served[op],
+                               module->multinode);
     }
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
                              MCA_COLL_SHMCICO_COMM_FMT "%s of no bytes: done",
