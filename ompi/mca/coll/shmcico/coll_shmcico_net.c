@@ -177,7 +177,7 @@ int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n)
         if (MPI_SUCCESS != wrc && MPI_REQUEST_NULL != reqs[i]) {
             (void) ompi_request_free(&reqs[i]);
         }
-        rc = MPI_SUCCESS == rc ? wrc : rc;
+        rc = mca_coll_shmcico_net_first_error(rc, wrc);
     }
     return rc;
 }

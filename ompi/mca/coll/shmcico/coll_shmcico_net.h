@@ -66,6 +66,13 @@ static inline int mca_coll_shmcico_net_leader(const mca_coll_shmcico_net_t *net,
     return root >= 0 && net->node_of[root] == n ? root : net->leader[n];
 }
 
+/** The first error of a sequence of steps: rc, or the step's when rc
+ *  is MPI_SUCCESS. */
+static inline int mca_coll_shmcico_net_first_error(int rc, int step_rc)
+{
+    return MPI_SUCCESS == rc ? step_rc : rc;
+}
+
 /** Wait for n requests and free them; the first one's error (such as
  *  MPI_ERR_TRUNCATE), or MPI_SUCCESS. */
 int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n);

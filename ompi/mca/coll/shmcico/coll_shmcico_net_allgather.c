@@ -69,11 +69,6 @@ static int node_gather(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico
                                       node->c_coll->coll_gatherv_module);
 }
 
-static int first_error(int rc, int step_rc)
-{
-    return MPI_SUCCESS == rc ? step_rc : rc;
-}
-
 /* step 2: this node's blocks to every other leader, theirs from them */
 static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                     const mca_coll_shmcico_args_t *a, int *scratch)
@@ -98,7 +93,7 @@ static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_
                                  MCA_PML_BASE_SEND_STANDARD, comm, &reqs[nreqs++]));
     }
     if (NULL != reqs) {
-        rc = first_error(rc, mca_coll_shmcico_net_wait(reqs, nreqs));
+        rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(reqs, nreqs));
     }
     for (int m = 0; NULL != types && m < n; ++m) {
         if (NULL != types[m]) {
@@ -147,9 +142,9 @@ int mca_coll_shmcico_net_allgather(const mca_coll_shmcico_args_t *a,
      * stays in step: a process whose counts are wrong gets its error */
     rc = node_gather(net, a, me, leader, scratch);
     if (me == leader) {
-        rc = first_error(rc, exchange(net, comm, a, scratch));
+        rc = mca_coll_shmcico_net_first_error(rc, exchange(net, comm, a, scratch));
     }
-    rc = first_error(rc, node_bcast(net, comm, a, leader, scratch));
+    rc = mca_coll_shmcico_net_first_error(rc, node_bcast(net, comm, a, leader, scratch));
     free(scratch);
     return rc;
 }

@@ -248,11 +248,6 @@ static int wait_sends(ompi_request_t **sends, int *nsends)
     return rc;
 }
 
-static int first_error(int rc, int step_rc)
-{
-    return MPI_SUCCESS == rc ? step_rc : rc;
-}
-
 /* chunk c reached this leader (or is the root's): on to the child nodes */
 static int send_on(struct ompi_communicator_t *comm, net_stream_t *s, const tree_t *t, size_t c,
                    ompi_request_t **sends, int *nsends)
@@ -302,18 +297,20 @@ static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communica
             net_rc = receive_next(comm, s, t, c, &recv, sends, nsends);
         }
         if (root) {
-            net_rc = first_error(net_rc, wait_sends(sends[c % 2], &nsends[c % 2]));
+            net_rc = mca_coll_shmcico_net_first_error(net_rc, wait_sends(sends[c % 2],
+                                                                         &nsends[c % 2]));
             fill(s, c);
         }
         if (MPI_SUCCESS == net_rc) {
             net_rc = send_on(comm, s, t, c, sends[c % 2], &nsends[c % 2]);
         }
-        node_rc = first_error(node_rc, node_bcast(net, chunk_at(s, c), chunk_len(s, c), me));
+        node_rc = mca_coll_shmcico_net_first_error(node_rc, node_bcast(net, chunk_at(s, c),
+                                                                       chunk_len(s, c), me));
         drain(s, c);
     }
-    net_rc = first_error(net_rc, wait_sends(sends[0], &nsends[0]));
-    net_rc = first_error(net_rc, wait_sends(sends[1], &nsends[1]));
-    return first_error(net_rc, node_rc);
+    net_rc = mca_coll_shmcico_net_first_error(net_rc, wait_sends(sends[0], &nsends[0]));
+    net_rc = mca_coll_shmcico_net_first_error(net_rc, wait_sends(sends[1], &nsends[1]));
+    return mca_coll_shmcico_net_first_error(net_rc, node_rc);
 }
 
 /* a process that is not its node's leader: the count, then the chunks */
@@ -325,7 +322,8 @@ static int member_bcast(const mca_coll_shmcico_net_t *net, net_stream_t *s, int 
         return MPI_ERR_NO_MEM;
     }
     for (size_t c = 0; c < nchunks(s); ++c) {
-        rc = first_error(rc, node_bcast(net, chunk_at(s, c), chunk_len(s, c), leader));
+        rc = mca_coll_shmcico_net_first_error(rc, node_bcast(net, chunk_at(s, c),
+                                                             chunk_len(s, c), leader));
         drain(s, c);
     }
     return rc;

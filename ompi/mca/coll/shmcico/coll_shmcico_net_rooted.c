@@ -115,11 +115,11 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
     {
         int node_rc = node_scatterv(net, a->blocks_buf, counts, displs, a->blocks_type, a,
                                     a->root);
-        rc = MPI_SUCCESS == rc ? node_rc : rc;
+        rc = mca_coll_shmcico_net_first_error(rc, node_rc);
     }
     if (NULL != sends) {
         int wrc = mca_coll_shmcico_net_wait(sends, nsends);
-        rc = MPI_SUCCESS == rc ? wrc : rc;
+        rc = mca_coll_shmcico_net_first_error(rc, wrc);
     }
     for (int n = 0; NULL != msgs && n < net->nnodes; ++n) {
         free(msgs[n]);
@@ -158,7 +158,7 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
     {
         int node_rc = node_scatterv(net, NULL == msg ? NULL : msg + header, counts, displs,
                                     MPI_BYTE, a, ompi_comm_rank(comm));
-        rc = MPI_SUCCESS == rc ? node_rc : rc;
+        rc = mca_coll_shmcico_net_first_error(rc, node_rc);
     }
     free(msg);
     return rc;
@@ -202,7 +202,7 @@ static int gather_node(const mca_coll_shmcico_net_t *net, struct ompi_communicat
 
     if (ompi_comm_rank(comm) != leader) {
         int node_rc = node_gatherv(net, a, NULL, NULL, NULL, MPI_BYTE, leader);
-        return MPI_SUCCESS == rc ? node_rc : rc;
+        return mca_coll_shmcico_net_first_error(rc, node_rc);
     }
     (void) mca_coll_shmcico_net_members(net, net->my_node, &k);
     for (int i = 0; i < k; ++i) {
@@ -223,7 +223,7 @@ static int gather_node(const mca_coll_shmcico_net_t *net, struct ompi_communicat
         int send_rc = MCA_PML_CALL(send(msg, k * sizeof(uint64_t) + (size_t) total, MPI_BYTE,
                                         a->root, MCA_COLL_BASE_TAG_GATHERV,
                                         MCA_PML_BASE_SEND_STANDARD, comm));
-        rc = MPI_SUCCESS == rc ? send_rc : rc;
+        rc = mca_coll_shmcico_net_first_error(rc, send_rc);
     }
     free(msg);
     return rc;
@@ -236,13 +236,12 @@ static bool unpack_node(const mca_coll_shmcico_net_t *net, int n,
 {
     int k;
     const int *members = mca_coll_shmcico_net_members(net, n, &k);
-    size_t at = (size_t) k * sizeof(uint64_t);
+    size_t at = (size_t) k * sizeof(uint64_t), elem = type_size(a->blocks_type);
     bool fits = bytes >= at;
 
     for (int i = 0; bytes >= at && i < k; ++i) {
         size_t sent = ((const uint64_t *) msg)[i];
-        size_t room = type_size(a->blocks_type)
-            * mca_coll_shmcico_block_count(&a->layout, members[i]);
+        size_t room = elem * mca_coll_shmcico_block_count(&a->layout, members[i]);
         if (sent > bytes - at) {
             return false;           /* a message that does not hold its sizes */
         }
@@ -291,7 +290,7 @@ static int gather_root(const mca_coll_shmcico_net_t *net, struct ompi_communicat
                       a->root);
     for (int i = 1; i < net->nnodes; ++i) {
         int node_rc = receive_node(net, comm, a, (net->my_node + i) % net->nnodes);
-        rc = MPI_SUCCESS == rc ? node_rc : rc;
+        rc = mca_coll_shmcico_net_first_error(rc, node_rc);
     }
     return rc;
 }
