@@ -279,6 +279,7 @@ static bool step_waiting(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t 
     if (0 == kind) {
         flow->queue.bytes = mca_coll_shmcico_flag_total(flag);
         flow->state = MCA_COLL_SHMCICO_FLOW_QUEUE;
+        call->rings |= mca_coll_shmcico_queue_rings(view, flow->queue.bytes);
         call->result.used_queue = true;
         return true;
     }
@@ -506,8 +507,12 @@ static uint64_t rings_received(const mca_coll_shmcico_call_t *call)
 static void post_rings(mca_coll_shmcico_call_t *call, uint64_t *posted)
 {
     const mca_coll_shmcico_view_t *view = &call->engine->view;
-    uint64_t now = rings_received(call);
+    uint64_t now;
 
+    if (!call->rings) {
+        return;                     /* nothing to tell: no walk of the flows */
+    }
+    now = rings_received(call);
     if (UINT64_MAX == now || now == *posted) {
         return;
     }

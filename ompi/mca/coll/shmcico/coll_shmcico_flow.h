@@ -89,6 +89,7 @@ typedef struct mca_coll_shmcico_call_t {
     bool (*on_single)(struct mca_coll_shmcico_call_t *call,
                       mca_coll_shmcico_flow_t *flow,
                       const mca_coll_shmcico_flag_t *flag);   /**< Bcast: forward */
+    bool rings;                     /**< some receive flow reads a ring */
     const int *children;            /**< Bcast: whom a receive flow forwards to */
     int nchildren;
     mca_coll_shmcico_result_t result;
