@@ -77,8 +77,10 @@ static inline int mca_coll_shmcico_net_first_error(int rc, int step_rc)
  *  MPI_ERR_TRUNCATE), or MPI_SUCCESS. */
 int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n);
 
-/** Serve a call on a multi-node communicator (see coll_shmcico_serve.c
- *  for the checks every operation shares); MPI result. */
+/** Serve a call on a multi-node communicator; MPI result.  The serve
+ *  skeleton has checked the root and that bytes move; the buffers and
+ *  counts are Open MPI's argument checks' (docs/reliability.md: with
+ *  mpi_param_check 0 they are not checked across nodes). */
 int mca_coll_shmcico_net_bcast(const mca_coll_shmcico_args_t *a,
                                struct ompi_communicator_t *comm,
                                mca_coll_shmcico_module_t *module);
