@@ -449,17 +449,10 @@ static bool step_single_out(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow
 /* ------------------------------------------------------------------ */
 /* The loop                                                             */
 
-static bool step(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
+/* a flow that knows its transport */
+static bool step_moving(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
 {
     switch (flow->state) {
-    case MCA_COLL_SHMCICO_FLOW_WAITING:
-        if (!step_waiting(call, flow)) {
-            return false;
-        }
-        /* a flow that learned its transport goes on at once: a small
-         * block ends here, not a round of the loop later */
-        (void) step(call, flow);
-        return true;
     case MCA_COLL_SHMCICO_FLOW_QUEUE:
         if (MCA_COLL_SHMCICO_FLOW_SEND_QUEUE == flow->kind) {
             bool moved = mca_coll_shmcico_queue_write(&call->engine->view, &call->op,
@@ -476,6 +469,20 @@ static bool step(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
     default:
         return false;
     }
+}
+
+static bool step(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
+{
+    if (MCA_COLL_SHMCICO_FLOW_WAITING != flow->state) {
+        return step_moving(call, flow);
+    }
+    if (!step_waiting(call, flow)) {
+        return false;
+    }
+    /* a flow that learned its transport goes on at once: a small block
+     * ends here, not a round of the loop later */
+    (void) step_moving(call, flow);
+    return true;
 }
 
 /* Fragments this process has of every ring it reads, UINT64_MAX while
