@@ -80,12 +80,27 @@ static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
 /* ------------------------------------------------------------------ */
 /* Opening the buffers                                                  */
 
-static uint64_t chunk_for(const mca_coll_shmcico_module_t *module, uint64_t bytes)
+/* How many chunks a single copy of a block is cut into: as many as
+ * processes copy it at once, since every chunk is a kernel call of a few
+ * us (docs/design.md, "Chunks").  Nobody helps an Allgather(v) reader;
+ * a rooted block has its destination and, once free, the root; a Bcast
+ * over more than two processes keeps quarters, so that a child can start
+ * on its parent's first chunk while the parent copies the next. */
+static uint64_t parts_of(mca_coll_shmcico_op_t op, int p)
 {
-    uint64_t quarter = (bytes / 4 + 4095) / 4096 * 4096;
+    if (!is_rooted(op)) {
+        return 1;
+    }
+    return MCA_COLL_SHMCICO_OP_BCAST == op && p > 2 ? 4 : 2;
+}
 
-    quarter = quarter < MIN_CHUNK ? MIN_CHUNK : quarter;
-    return quarter < module->params.chunk ? quarter : module->params.chunk;
+static uint64_t chunk_for(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                          uint64_t bytes)
+{
+    uint64_t part = (bytes / parts_of(op, module->engine.nprocs) + 4095) / 4096 * 4096;
+
+    part = part < MIN_CHUNK ? MIN_CHUNK : part;
+    return part < module->params.chunk ? part : module->params.chunk;
 }
 
 /* One block: its stream, and its region when it may go by single copy. */
@@ -99,7 +114,7 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
     mca_coll_shmcico_dstream_init(&module->streams[i], buf, count, dtype, sending);
     bytes = module->streams[i].stream.length;
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream,
-                                          .chunk = chunk_for(module, bytes) };
+                                          .chunk = chunk_for(module, op, bytes) };
     if (MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode
         && MCA_COLL_SHMCICO_SINGLE_OFF != module->params.single_copy && bytes > 0
         && bytes >= module->params.single_min[op]
