@@ -182,9 +182,8 @@ static void register_segment_params(void)
     p->chunk = DEFAULT_CHUNK;
     register_size("single_copy_chunk",
                   "Largest chunk (bytes) of a single copy: a block is copied in "
-                  "as many chunks as processes can copy it at once (one for "
-                  "Allgather(v), two for the rooted operations, four for a Bcast of "
-                  "more than two processes), at least 64 KiB and at most this", OPAL_INFO_LVL_5, &p->chunk);
+                  "quarters of at least 128 KiB (one chunk for Allgather(v)) and "
+                  "chunks of at most this", OPAL_INFO_LVL_5, &p->chunk);
     p->fragment_size = DEFAULT_FRAGMENT;
     register_size("fragment_size",
                   "Bytes per slot (f); rounded up to a multiple of 64 (a cache "

@@ -31,7 +31,7 @@
 #include "coll_shmcico_net.h"
 
 /* the smallest single-copy chunk: the kernel's cost per call is a few us */
-#define MIN_CHUNK ((uint64_t) 64 << 10)
+#define MIN_CHUNK ((uint64_t) 128 << 10)
 
 static bool is_rooted(mca_coll_shmcico_op_t op)
 {
@@ -80,24 +80,14 @@ static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
 /* ------------------------------------------------------------------ */
 /* Opening the buffers                                                  */
 
-/* How many chunks a single copy of a block is cut into: as many as
- * processes copy it at once, since every chunk is a kernel call of a few
- * us (docs/design.md, "Chunks").  Nobody helps an Allgather(v) reader;
- * a rooted block has its destination and, once free, the root; a Bcast
- * over more than two processes keeps quarters, so that a child can start
- * on its parent's first chunk while the parent copies the next. */
-static uint64_t parts_of(mca_coll_shmcico_op_t op, int p)
-{
-    if (!is_rooted(op)) {
-        return 1;
-    }
-    return MCA_COLL_SHMCICO_OP_BCAST == op && p > 2 ? 4 : 2;
-}
-
+/* A single copy of a block is cut into quarters of at least 128 KiB
+ * that its copiers share, and into one chunk for Allgather(v), whose
+ * readers nobody helps: every chunk is a kernel call of a few us
+ * (docs/design.md, "Chunks"). */
 static uint64_t chunk_for(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                           uint64_t bytes)
 {
-    uint64_t part = (bytes / parts_of(op, module->engine.nprocs) + 4095) / 4096 * 4096;
+    uint64_t part = is_rooted(op) ? (bytes / 4 + 4095) / 4096 * 4096 : bytes;
 
     part = part < MIN_CHUNK ? MIN_CHUNK : part;
     return part < module->params.chunk ? part : module->params.chunk;
