@@ -39,12 +39,13 @@
 /* Blocks from these sizes on go by single copy: the crossovers of the
  * shmcico-bench sweeps of single copy for every block against queues
  * only, np 2, warm and cold caches, in both states of the test machine
- * (docs/results/transport-np2-chunks, docs/results/crossover-np2-warm*;
- * docs/tuning.md, "Single copy or queues", says how each was chosen). */
+ * (docs/results/transport-np2-chunks), checked by the main table's runs
+ * (docs/results/repeat-np2-256k-crossover); docs/tuning.md, "Single copy
+ * or queues", says how each was chosen. */
 static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
-    (size_t) 256 << 10,             /* bcast */
-    (size_t) 256 << 10,             /* scatter */
-    (size_t) 256 << 10,             /* scatterv */
+    (size_t) 1 << 20,               /* bcast */
+    (size_t) 1 << 20,               /* scatter */
+    (size_t) 1 << 20,               /* scatterv */
     (size_t) 256 << 10,             /* gather */
     (size_t) 256 << 10,             /* gatherv */
     (size_t) 128 << 10,             /* allgather */
