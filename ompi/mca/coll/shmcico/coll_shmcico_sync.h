@@ -149,7 +149,7 @@ static inline uint64_t mca_coll_shmcico_flag_total(const mca_coll_shmcico_flag_t
 }
 
 /* ------------------------------------------------------------------ */
-/* How far a process got (rings, and chunks a Bcast source holds)        */
+/* Decisions (bank lines)                                               */
 
 /** The deciding process's word on op for everyone (MCA_COLL_SHMCICO_
  *  DECISION_*, and its MPI error with _FAULT), on the bank line of op's
@@ -169,6 +169,9 @@ bool mca_coll_shmcico_decision_posted(const mca_coll_shmcico_view_t *view,
 uint32_t mca_coll_shmcico_decision_wait(const mca_coll_shmcico_view_t *view,
                                         const mca_coll_shmcico_waiter_t *waiter,
                                         const mca_coll_shmcico_seq_t *op, int32_t *error);
+
+/* ------------------------------------------------------------------ */
+/* How far a process got (rings, and chunks a Bcast source holds)        */
 
 /** Start counting what this process received in op (count 0). */
 void mca_coll_shmcico_received_start(const mca_coll_shmcico_view_t *view, int me,
