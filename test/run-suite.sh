@@ -206,9 +206,11 @@ default_suite() {
         run_case unit-layout 60 -- unit/test_layout
         run_case unit-engine-bcast 300 -- unit/test_engine_bcast
         run_case unit-engine-vector 300 -- unit/test_engine_vector
+        run_case unit-engine-small 300 -- unit/test_engine_small
         if [ -x unit/tsan_engine_bcast ] && [ -z "${SANITIZER_PRELOAD:-}" ]; then
             run_case unit-engine-bcast-tsan 600 -- unit/tsan_engine_bcast
             run_case unit-engine-vector-tsan 600 -- unit/tsan_engine_vector
+            run_case unit-engine-small-tsan 600 -- unit/tsan_engine_small
         else
             echo "skipped: ThreadSanitizer builds of the engine tests (compiler without it, or another sanitizer)"
         fi

@@ -130,8 +130,10 @@ mca_coll_shmcico_engine_rooted(mca_coll_shmcico_engine_t *engine, int root, bool
  * copies it into its own place (own: a second stream over the same
  * bytes into blocks[rank]; both NULL with MPI_IN_PLACE, the block is
  * already there and send reads it from there).  blocks[i] receives
- * process i's block.  verdict: this process's own arguments (error), and
- * at rank 0 its decision; follow_root: wait for rank 0's decision.
+ * process i's block; send NULL: the small-call path wrote it already
+ * (coll_shmcico_small.h).  verdict: this process's own arguments
+ * (error), and at rank 0 its decision; follow_root: wait for rank 0's
+ * decision.
  */
 mca_coll_shmcico_result_t
 mca_coll_shmcico_engine_allgather(mca_coll_shmcico_engine_t *engine,

@@ -64,7 +64,9 @@ mca_coll_shmcico_engine_allgather(mca_coll_shmcico_engine_t *engine,
         call.result.status = MCA_COLL_SHMCICO_DECLINED;
         return mca_coll_shmcico_call_run(&call);
     }
-    send_block(&call, send, verdict->error);
+    if (NULL != send) {
+        send_block(&call, send, verdict->error);
+    }
     for (int n = 1; n < p; ++n) {
         int i = (me + n) % p;
         mca_coll_shmcico_flow_t *flow = mca_coll_shmcico_call_flow(&call,
