@@ -11,14 +11,17 @@
  * Which transport serves each block, proved with the MPI_T counters
  * coll_shmcico_<op>_queue and coll_shmcico_<op>_single_copy (each moves
  * by one for a served call in which a block this process sends or
- * receives went that way):
+ * receives went that way), and which calls the small-call path served
+ * (coll_shmcico_<op>_small: every block this process has is one queue
+ * fragment below the crossover):
  *  - every operation, blocks below, at and above its crossover
  *    (coll_shmcico_<op>_single_copy_min) and of 4 MiB, every root;
  *  - v-variants with one block above the crossover and the others below:
  *    both transports in one call, each process counting the blocks it
  *    takes part in;
  *  - derived datatypes: a vector of 8-byte pieces (not worth a single
- *    copy: through the queues), a vector of 4 KiB pieces (single copy);
+ *    copy: through the queues, and not by the small path even when it
+ *    is one fragment), a vector of 4 KiB pieces (single copy);
  *  - every byte checked, every call served.
  * Modes:
  *   single    single copy works (coll_shmcico_single_copy_comms moved)
@@ -48,7 +51,10 @@ static int single_works;
 typedef struct expect_t {
     int single;
     int queue;
+    int small;
 } expect_t;
+
+static size_t fragment;
 
 static void note(expect_t *e, size_t bytes, size_t min)
 {
@@ -59,13 +65,23 @@ static void note(expect_t *e, size_t bytes, size_t min)
     }
 }
 
+/* the small path serves a process whose every block is one fragment
+ * that does not go by single copy */
+static int small_for(size_t largest, size_t min)
+{
+    return largest <= fragment && (!single_works || largest < min);
+}
+
 /* process me's part of op with these block sizes */
 static expect_t expected(st_op op, int root, const int *counts, size_t min)
 {
-    expect_t e = { 0, 0 };
+    expect_t e = { 0, 0, 0 };
+    int all = ST_ALLGATHER == op || ST_ALLGATHERV == op || (ST_BCAST != op && rank == root);
+    size_t largest = (size_t) counts[ST_BCAST == op ? 0 : rank];
 
     if (ST_BCAST == op) {
         note(&e, (size_t) counts[0], min);
+        e.small = small_for(largest, min);
         return e;
     }
     for (int j = 0; j < size; ++j) {
@@ -74,7 +90,11 @@ static expect_t expected(st_op op, int root, const int *counts, size_t min)
         if (takes_part) {
             note(&e, (size_t) counts[j], min);
         }
+        if (all && (size_t) counts[j] > largest) {
+            largest = (size_t) counts[j];
+        }
     }
+    e.small = small_for(largest, min);
     return e;
 }
 
@@ -89,7 +109,7 @@ static unsigned long long counter_of(st_op op, const char *what)
 static void call_and_check(st_op op, int root, const int *counts, size_t min, uint64_t seed)
 {
     unsigned long long s0 = counter_of(op, "single_copy"), q0 = counter_of(op, "queue");
-    unsigned long long v0 = counter_of(op, "served");
+    unsigned long long v0 = counter_of(op, "served"), m0 = counter_of(op, "small");
     expect_t e = expected(op, root, counts, min);
 
     st_simple_call(op, MPI_COMM_WORLD, root, counts, seed);
@@ -101,6 +121,10 @@ static void call_and_check(st_op op, int root, const int *counts, size_t min, ui
              "expected +%d +%d", st_op_name(op), root, counts[0], counts[1 % size],
              counter_of(op, "single_copy") - s0, counter_of(op, "queue") - q0,
              e.single, e.queue);
+    ST_CHECK(counter_of(op, "small") - m0 == (unsigned) e.small,
+             "%s root %d counts[0]=%d counts[1]=%d: small path +%llu, expected +%d",
+             st_op_name(op), root, counts[0], counts[1 % size], counter_of(op, "small") - m0,
+             e.small);
 }
 
 /* every operation below, at and above its crossover, every root */
@@ -112,7 +136,8 @@ static void sizes(void)
 
         snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name((st_op) op));
         min = (size_t) st_cvar(name);
-        size_t list[] = { 8, min - 1, min, min + 1, 4 * min + 3, 4 << 20 };
+        size_t list[] = { 8, 32, 33, fragment, fragment + 1, min - 1, min, min + 1,
+                          4 * min + 3, 4 << 20 };
         for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); ++i) {
             for (int root = 0; root < size; ++root) {
                 int counts[64];
@@ -155,6 +180,7 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
     st_buf buf = st_alloc(span);
     unsigned long long s0 = counter_of(ST_BCAST, "single_copy");
     unsigned long long q0 = counter_of(ST_BCAST, "queue");
+    unsigned long long m0 = counter_of(ST_BCAST, "small");
     double *d = (double *) buf.data;
     int err;
 
@@ -179,6 +205,8 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
              && counter_of(ST_BCAST, "queue") - q0 == (unsigned) !(want_single && single_works),
              "vector bcast of %d-double pieces: single copy +%llu queue +%llu", piece_doubles,
              counter_of(ST_BCAST, "single_copy") - s0, counter_of(ST_BCAST, "queue") - q0);
+    ST_CHECK(counter_of(ST_BCAST, "small") == m0, "vector bcast of %d pieces: small path",
+             pieces);
     MPI_Type_free(&vec);
     st_free(&buf);
 }
@@ -195,6 +223,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     single_works = 0 == strcmp(mode, "single");
+    fragment = (size_t) st_cvar("fragment_size");
     /* counters count from their first read: before the first segment */
     (void) st_counter("single_copy_comms");
     (void) st_counter("single_copy_refused");
@@ -206,6 +235,7 @@ int main(int argc, char **argv)
     sizes();
     mixed();
     vector_bcast(40000, 1, 0);
+    vector_bcast(3, 1, 0);          /* one fragment, but not plain bytes */
     vector_bcast(64, 512, 1);
     ST_CHECK(st_counter("single_copy_comms") == (unsigned) single_works,
              "single_copy_comms moved by %llu", st_counter("single_copy_comms"));

@@ -33,6 +33,7 @@
 
 #include "coll_shmcico_compat.h"
 #include "coll_shmcico_engine.h"
+#include "coll_shmcico_small.h"
 #include "coll_shmcico_tree.h"
 
 BEGIN_C_DECLS
@@ -106,6 +107,7 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
     unsigned long long multinode_served[MCA_COLL_SHMCICO_OP_COUNT];  /**< of them across nodes */
     unsigned long long fallback[MCA_COLL_SHMCICO_OP_COUNT];
+    unsigned long long small[MCA_COLL_SHMCICO_OP_COUNT];    /**< of them by the small path */
     unsigned long long queued[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a queued block */
     unsigned long long single[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a single copy */
     unsigned long long bytes[MCA_COLL_SHMCICO_OP_COUNT];    /**< through the segment */
@@ -196,6 +198,7 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_dstream_t *streams;
     mca_coll_shmcico_region_t *regions;
     mca_coll_shmcico_block_t *blocks;
+    mca_coll_shmcico_span_t *spans;     /**< the small path's: p blocks, own, send */
     mca_coll_shmcico_dstream_t own_copy;
     mca_coll_shmcico_piece_t *pieces[2];
     uint64_t max_pieces;
@@ -354,6 +357,9 @@ static inline size_t mca_coll_shmcico_block_count(const mca_coll_shmcico_blocks_
 
 /* arguments */
 
+/** Data that would start below this address is a bad buffer (page 0). */
+#define MCA_COLL_SHMCICO_FIRST_MAPPED 4096
+
 /** MPI_ERR_COUNT for a negative count, MPI_ERR_BUFFER for data that would
  *  start in page 0 (a NULL buffer with a count), else MPI_SUCCESS. */
 int mca_coll_shmcico_check_buffer(const void *buf, int count,
@@ -393,6 +399,18 @@ typedef struct mca_coll_shmcico_args_t {
     mca_coll_shmcico_blocks_t layout;
     struct ompi_datatype_t *blocks_type;
 } mca_coll_shmcico_args_t;
+
+/**
+ * The small-call path (coll_shmcico_serve_small.c, coll_shmcico_small.h):
+ * serve the call when every block this process has is one fragment of a
+ * dense datatype below the single-copy crossover and no size limit is
+ * set; otherwise hand it, untouched, to the skeleton (Allgather(v): with
+ * its own block written, MCA_COLL_SHMCICO_SMALL_SENT).
+ */
+mca_coll_shmcico_small_t mca_coll_shmcico_serve_small(const mca_coll_shmcico_args_t *args,
+                                                      mca_coll_shmcico_module_t *module,
+                                                      int me, int p,
+                                                      mca_coll_shmcico_result_t *result);
 
 /** Serve a call; false: hand it to the previous component (counted as a
  *  fallback), else *rc is its MPI result. */

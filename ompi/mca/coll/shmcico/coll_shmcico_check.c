@@ -22,8 +22,6 @@
 
 #include "coll_shmcico.h"
 
-#define FIRST_MAPPED_ADDRESS 4096
-
 static int check_start(const void *buf, struct ompi_datatype_t *dtype, size_t bytes)
 {
     ptrdiff_t true_lb, true_extent;
@@ -32,7 +30,7 @@ static int check_start(const void *buf, struct ompi_datatype_t *dtype, size_t by
         return MPI_SUCCESS;
     }
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    return (uintptr_t) buf + (uintptr_t) true_lb < FIRST_MAPPED_ADDRESS
+    return (uintptr_t) buf + (uintptr_t) true_lb < MCA_COLL_SHMCICO_FIRST_MAPPED
         ? MPI_ERR_BUFFER : MPI_SUCCESS;
 }
 

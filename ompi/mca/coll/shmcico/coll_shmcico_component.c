@@ -100,6 +100,8 @@ static void register_op_counters(void)
           "nodes (through their node communicators and the PML)", c->multinode_served },
         { "fallback", "Number of %s calls this process handed to the previous component "
           "(size limit, no segment)", c->fallback },
+        { "small", "Number of served %s calls this process served by the small-call path "
+          "(every block of its own one queue fragment, no streams or flows)", c->small },
         { "queue", "Number of served %s calls in which a block this process sent or "
           "received went through the shared queues", c->queued },
         { "single_copy", "Number of served %s calls in which a block this process sent or "

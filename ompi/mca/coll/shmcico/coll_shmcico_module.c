@@ -37,6 +37,7 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
     module->streams = NULL;
     module->regions = NULL;
     module->blocks = NULL;
+    module->spans = NULL;
     module->pieces[0] = module->pieces[1] = NULL;
     memset(&module->copy, 0, sizeof(module->copy));
     memset(&module->previous, 0, sizeof(module->previous));

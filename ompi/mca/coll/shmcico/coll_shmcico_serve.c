@@ -311,9 +311,36 @@ static bool serve_across_nodes(const mca_coll_shmcico_args_t *a,
 /* ------------------------------------------------------------------ */
 /* The skeleton                                                         */
 
+/* The small-call path first (coll_shmcico_serve_small.c): whether it
+ * served the call.  If not, *sent says whether it wrote this process's
+ * Allgather(v) block, and *written what it wrote, for the result. */
+static bool served_small(const mca_coll_shmcico_args_t *a, struct ompi_communicator_t *comm,
+                         mca_coll_shmcico_module_t *module, int me, int p, int *rc,
+                         bool *sent, mca_coll_shmcico_result_t *written)
+{
+    mca_coll_shmcico_result_t r;
+
+    *written = (mca_coll_shmcico_result_t) { .status = MCA_COLL_SHMCICO_DONE };
+    switch (mca_coll_shmcico_serve_small(a, module, me, p, &r)) {
+    case MCA_COLL_SHMCICO_SMALL_SERVED:
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.small[a->op], 1);
+        (void) account(module, a->op, comm, &r, MPI_SUCCESS, rc);
+        return true;
+    case MCA_COLL_SHMCICO_SMALL_SENT:
+        *sent = true;
+        *written = r;
+        return false;
+    default:
+        *sent = false;
+        return false;
+    }
+}
+
+/* sent: the small path wrote this process's Allgather(v) block already */
 static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
                                       mca_coll_shmcico_module_t *module, int p,
-                                      bool in_place, const mca_coll_shmcico_verdict_t *v)
+                                      bool in_place, bool sent,
+                                      const mca_coll_shmcico_verdict_t *v)
 {
     mca_coll_shmcico_engine_t *e = &module->engine;
     const mca_coll_shmcico_block_t *own = in_place && is_rooted(a->op) ? NULL
@@ -331,7 +358,7 @@ static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
         return mca_coll_shmcico_engine_rooted(e, a->root, false, own, module->blocks, v,
                                               follow);
     default:
-        return mca_coll_shmcico_engine_allgather(e, own, in_place ? NULL
+        return mca_coll_shmcico_engine_allgather(e, sent ? NULL : own, in_place ? NULL
                                                  : &module->own_copy.stream,
                                                  module->blocks, v, follow);
     }
@@ -343,10 +370,10 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
 {
     int me = ompi_comm_rank(comm), p = ompi_comm_size(comm);
     int blocks_error = MPI_SUCCESS, own_error;
-    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place;
+    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place, sent;
     uint64_t largest = 0;
     mca_coll_shmcico_verdict_t verdict;
-    mca_coll_shmcico_result_t result;
+    mca_coll_shmcico_result_t result, small;
 
     if (is_rooted(a->op) && (a->root < 0 || a->root >= p)) {
         *rc = MPI_ERR_ROOT;             /* the same on every process */
@@ -366,6 +393,9 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         mca_coll_shmcico_fallback(module, a->op, comm, "no segment");
         return false;
     }
+    if (served_small(a, comm, module, me, p, rc, &sent, &small)) {
+        return true;
+    }
     if (has_blocks(a, me)) {
         blocks_error = open_blocks(a, module, p, !own_sends(a, me) && is_rooted(a->op),
                                    &largest);
@@ -380,7 +410,9 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         .error = MPI_SUCCESS != blocks_error ? blocks_error
                  : own_sends(a, me) ? own_error : MPI_SUCCESS
     };
-    result = move(a, module, p, in_place, &verdict);
+    result = move(a, module, p, in_place, sent, &verdict);
+    result.queued += small.queued;  /* what the small path wrote */
+    result.used_queue |= small.used_queue;
     close_all(a, module, me, p, in_place);
     return account(module, a->op, comm, &result,
                    MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);

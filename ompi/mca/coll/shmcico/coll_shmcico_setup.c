@@ -310,10 +310,11 @@ static int alloc_scratch(mca_coll_shmcico_module_t *m, int size)
     m->streams = malloc(n * sizeof(*m->streams));
     m->regions = malloc(n * sizeof(*m->regions));
     m->blocks = malloc(n * sizeof(*m->blocks));
+    m->spans = malloc((n + 1) * sizeof(*m->spans));
     m->pieces[0] = malloc(2 * m->max_pieces * sizeof(mca_coll_shmcico_piece_t));
     m->pieces[1] = NULL == m->pieces[0] ? NULL : m->pieces[0] + m->max_pieces;
     return NULL == m->streams || NULL == m->regions || NULL == m->blocks
-        || NULL == m->pieces[0] ? ENOMEM : 0;
+        || NULL == m->spans || NULL == m->pieces[0] ? ENOMEM : 0;
 }
 
 /* the engine, tree, copier and scratch space of this process */
@@ -501,10 +502,12 @@ void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
     free(module->streams);
     free(module->regions);
     free(module->blocks);
+    free(module->spans);
     free(module->pieces[0]);
     module->streams = NULL;
     module->regions = NULL;
     module->blocks = NULL;
+    module->spans = NULL;
     module->pieces[0] = module->pieces[1] = NULL;
     mca_coll_shmcico_shm_unmap(view->base, view->layout.segment_size);
     memset(&module->engine, 0, sizeof(module->engine));
