@@ -76,16 +76,25 @@ bool mca_coll_shmcico_queue_write(const mca_coll_shmcico_view_t *view,
     mca_coll_shmcico_stream_put(q->stream, size <= MCA_COLL_SHMCICO_INLINE
                                 ? small : mca_coll_shmcico_slot(view, q->data_proc, slot),
                                 size);
-    for (int i = 0; i < q->nnotify; ++i) {
-        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(view, q->notify[i], slot);
-
-        if (size <= MCA_COLL_SHMCICO_INLINE) {
-            memcpy(flag->payload.data, small, size);
-        }
-        mca_coll_shmcico_flag_post(flag, op, fragment_lap(view, k), size, q->bytes);
-    }
+    mca_coll_shmcico_queue_post(view, op, q->notify, q->nnotify, slot, fragment_lap(view, k),
+                                small, size, q->bytes);
     ++q->next;
     return true;
+}
+
+void mca_coll_shmcico_queue_post(const mca_coll_shmcico_view_t *view,
+                                 const mca_coll_shmcico_seq_t *op, const int *notify,
+                                 int nnotify, uint32_t slot, uint64_t lap,
+                                 const void *inline_data, uint64_t size, uint64_t total)
+{
+    for (int i = 0; i < nnotify; ++i) {
+        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(view, notify[i], slot);
+
+        if (size <= MCA_COLL_SHMCICO_INLINE && size > 0) {
+            memcpy(flag->payload.data, inline_data, size);
+        }
+        mca_coll_shmcico_flag_post(flag, op, lap, size, total);
+    }
 }
 
 void mca_coll_shmcico_queue_refuse(const mca_coll_shmcico_view_t *view,
@@ -139,9 +148,10 @@ bool mca_coll_shmcico_queue_read(const mca_coll_shmcico_view_t *view,
     }
     mca_coll_shmcico_queue_forward(view, op, q, flag, slot, lap);
     size = mca_coll_shmcico_flag_size(flag) & ~MCA_COLL_SHMCICO_KIND_BITS;
-    *complete &= mca_coll_shmcico_stream_get(q->stream, size <= MCA_COLL_SHMCICO_INLINE
-                                             ? flag->payload.data
-                                             : mca_coll_shmcico_slot(view, q->data_proc, slot),
+    *complete &= mca_coll_shmcico_stream_get(q->stream,
+                                             mca_coll_shmcico_fragment_at(view, flag,
+                                                                          q->data_proc, slot,
+                                                                          size),
                                              size);
     ++q->next;
     return true;

@@ -82,6 +82,28 @@ static inline bool mca_coll_shmcico_queue_through(const mca_coll_shmcico_view_t 
     return q->next >= mca_coll_shmcico_queue_fragments(view, q->bytes);
 }
 
+/** Where an arrived flag's fragment lies: in the flag's payload (up to
+ *  MCA_COLL_SHMCICO_INLINE bytes) or in data_proc's slot. */
+static inline const unsigned char *
+mca_coll_shmcico_fragment_at(const mca_coll_shmcico_view_t *view,
+                             const mca_coll_shmcico_flag_t *flag, int data_proc,
+                             uint32_t slot, uint64_t size)
+{
+    return size <= MCA_COLL_SHMCICO_INLINE ? flag->payload.data
+                                           : mca_coll_shmcico_slot(view, data_proc, slot);
+}
+
+/**
+ * Writer: announce a fragment of size bytes (of a block of total) to the
+ * flags of slot in notify[]; one of up to MCA_COLL_SHMCICO_INLINE bytes
+ * is given in inline_data and goes into each payload, a larger one must
+ * be in the slot already.
+ */
+void mca_coll_shmcico_queue_post(const mca_coll_shmcico_view_t *view,
+                                 const mca_coll_shmcico_seq_t *op, const int *notify,
+                                 int nnotify, uint32_t slot, uint64_t lap,
+                                 const void *inline_data, uint64_t size, uint64_t total);
+
 /**
  * Writer: put fragment q->next of the block (q->bytes from q->stream)
  * into q->data_proc's slot and post the flags of q->notify, unless the

@@ -43,26 +43,18 @@ static mca_coll_shmcico_result_t queued_result(void)
 /* Writing and reading one fragment                                     */
 
 /* A block's only fragment into data_proc's first slot of the bank (or
- * into the flags' payloads), announced to notify[].  The release in
- * mca_coll_shmcico_flag_post() publishes the fragment with each flag;
- * the op was claimed before. */
+ * into the flags' payloads), announced to notify[] as the queue
+ * transport announces fragment 0; the op was claimed before. */
 static void write_one(const mca_coll_shmcico_view_t *view, const mca_coll_shmcico_seq_t *op,
                       int data_proc, const int *notify, int nnotify,
                       const mca_coll_shmcico_span_t *block)
 {
-    uint64_t size = block->length;
-    bool in_flag = size <= MCA_COLL_SHMCICO_INLINE;
-
-    if (!in_flag) {
-        memcpy(mca_coll_shmcico_slot(view, data_proc, op->first_slot), block->bytes, size);
+    if (block->length > MCA_COLL_SHMCICO_INLINE) {
+        memcpy(mca_coll_shmcico_slot(view, data_proc, op->first_slot), block->bytes,
+               block->length);
     }
-    for (int i = 0; i < nnotify; ++i) {
-        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(view, notify[i], op->first_slot);
-        if (in_flag && size > 0) {
-            memcpy(flag->payload.data, block->bytes, size);
-        }
-        mca_coll_shmcico_flag_post(flag, op, 0, size, size);
-    }
+    mca_coll_shmcico_queue_post(view, op, notify, nnotify, op->first_slot, 0, block->bytes,
+                                block->length, block->length);
 }
 
 /* flag_proc's first flag of op (acquire in mca_coll_shmcico_queue_first(),
@@ -91,9 +83,8 @@ static void read_one(const mca_coll_shmcico_view_t *view, const mca_coll_shmcico
     uint64_t take = size < room->length ? size : room->length;
 
     if (take > 0) {
-        memcpy(room->bytes, size <= MCA_COLL_SHMCICO_INLINE
-               ? flag->payload.data : mca_coll_shmcico_slot(view, data_proc, op->first_slot),
-               take);
+        memcpy(room->bytes,
+               mca_coll_shmcico_fragment_at(view, flag, data_proc, op->first_slot, size), take);
     }
     r->queued += take;
     if (take != size) {
@@ -199,13 +190,10 @@ mca_coll_shmcico_small_bcast(mca_coll_shmcico_engine_t *e,
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     /* the children's copies run beside this one (coll_shmcico_queue.h) */
-    for (int i = 0; i < nchildren; ++i) {
-        mca_coll_shmcico_flag_t *child = mca_coll_shmcico_flag(&e->view, e->scratch[i],
-                                                               op.first_slot);
-        child->payload = flag->payload;
-        mca_coll_shmcico_flag_post(child, &op, 0, mca_coll_shmcico_flag_size(flag),
-                                   mca_coll_shmcico_flag_total(flag));
-    }
+    mca_coll_shmcico_queue_forward(&e->view, &op,
+                                   &(mca_coll_shmcico_queue_t) { .notify = e->scratch,
+                                                                 .nnotify = nchildren },
+                                   flag, op.first_slot, 0);
     read_one(&e->view, &op, root, flag, data, r);
     return served(e, &op);
 }
