@@ -233,6 +233,16 @@ static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
     return MCA_COLL_SHMCICO_SEGMENT_READY == module->state;
 }
 
+/** Whether a block of bytes of op goes by single copy as far as its size
+ *  and the module's parameters say (its layout aside). */
+static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module_t *module,
+                                                   mca_coll_shmcico_op_t op, uint64_t bytes)
+{
+    return MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode
+        && MCA_COLL_SHMCICO_SINGLE_OFF != module->params.single_copy && bytes > 0
+        && bytes >= module->params.single_min[op];
+}
+
 /** Add to one of the MPI_T counters (atomically when threads are in
  *  use). */
 static inline void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n)

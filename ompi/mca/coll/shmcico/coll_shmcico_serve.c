@@ -104,9 +104,7 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
     mca_coll_shmcico_dstream_init(&module->streams[i], buf, count, dtype, sending);
     bytes = module->streams[i].stream.length;
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream };
-    if (MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode
-        && MCA_COLL_SHMCICO_SINGLE_OFF != module->params.single_copy && bytes > 0
-        && bytes >= module->params.single_min[op]
+    if (mca_coll_shmcico_single_by_size(module, op, bytes)
         && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,
                                         buf, count, dtype)) {
         block->region = &module->regions[i];

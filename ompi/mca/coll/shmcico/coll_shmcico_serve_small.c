@@ -23,26 +23,23 @@
 
 #include "coll_shmcico.h"
 
-static bool is_single(const mca_coll_shmcico_module_t *module)
+/* A span of bytes at start (true lower bound added) when the small path
+ * takes it: one fragment that does not go by single copy
+ * (mca_coll_shmcico_single_by_size(), as the skeleton decides), and not
+ * in page 0, which the skeleton reports as a bad buffer. */
+static bool small_span(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                       const char *start, uint64_t bytes, mca_coll_shmcico_span_t *span)
 {
-    return MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode
-        && MCA_COLL_SHMCICO_SINGLE_OFF != module->params.single_copy;
+    span->bytes = (unsigned char *) start;
+    span->length = bytes;
+    return bytes <= module->engine.view.layout.fragment_size
+        && !mca_coll_shmcico_single_by_size(module, op, bytes)
+        && (0 == bytes || (uintptr_t) start >= MCA_COLL_SHMCICO_FIRST_MAPPED);
 }
 
-/* The largest block of op this path takes: one fragment, and one that
- * does not go by single copy (a block of b > 0 bytes does from
- * single_min on; see open_block() in coll_shmcico_serve.c). */
-static uint64_t largest_small(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op)
-{
-    uint64_t f = module->engine.view.layout.fragment_size;
-    uint64_t min = module->params.single_min[op];
-    uint64_t below = !is_single(module) ? UINT64_MAX : min > 0 ? min - 1 : 0;
-
-    return f < below ? f : below;
-}
-
-/* count elements of dtype at buf as a span of at most max bytes */
-static bool span_of(const void *buf, int count, struct ompi_datatype_t *dtype, uint64_t max,
+/* count elements of dtype at buf (contiguous) as a small span */
+static bool span_of(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                    const void *buf, int count, struct ompi_datatype_t *dtype,
                     mca_coll_shmcico_span_t *span)
 {
     ptrdiff_t true_lb, true_extent;
@@ -53,28 +50,32 @@ static bool span_of(const void *buf, int count, struct ompi_datatype_t *dtype, u
     }
     ompi_datatype_type_size(dtype, &size);
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    span->bytes = (unsigned char *) buf + true_lb;
-    span->length = (uint64_t) size * (uint64_t) count;
-    return span->length <= max
-        && (0 == span->length || (uintptr_t) span->bytes >= MCA_COLL_SHMCICO_FIRST_MAPPED);
+    return small_span(module, op, (const char *) buf + true_lb,
+                      (uint64_t) size * (uint64_t) count, span);
 }
 
-/* every process's block of the buffer of blocks, into spans[0 .. p - 1] */
-static bool spans_of_blocks(const mca_coll_shmcico_args_t *a, int p, uint64_t max,
+/* every process's block of the buffer of blocks (a dense datatype: the
+ * datatype is asked once), into spans[0 .. p - 1] */
+static bool spans_of_blocks(const mca_coll_shmcico_args_t *a,
+                            const mca_coll_shmcico_module_t *module, int p,
                             mca_coll_shmcico_span_t *spans)
 {
-    ptrdiff_t lb, extent;
+    ptrdiff_t lb, extent, true_lb, true_extent;
+    const int *displs = a->layout.displs;
+    size_t size;
 
     if (!ompi_datatype_is_contiguous_memory_layout(a->blocks_type, 2)) {
         return false;               /* not dense: blocks are not plain bytes */
     }
+    ompi_datatype_type_size(a->blocks_type, &size);
     ompi_datatype_get_extent(a->blocks_type, &lb, &extent);
+    ompi_datatype_get_true_extent(a->blocks_type, &true_lb, &true_extent);
     for (int i = 0; i < p; ++i) {
-        const int *displs = a->layout.displs;
-        const char *start = (const char *) a->blocks_buf
-            + (NULL != displs ? (ptrdiff_t) displs[i] : (ptrdiff_t) i * a->layout.count) * extent;
-        if (!span_of(start, (int) mca_coll_shmcico_block_count(&a->layout, i), a->blocks_type,
-                     max, &spans[i])) {
+        int count = (int) mca_coll_shmcico_block_count(&a->layout, i);
+        ptrdiff_t displ = NULL != displs ? displs[i] : (ptrdiff_t) i * a->layout.count;
+        const char *start = (const char *) a->blocks_buf + displ * extent + true_lb;
+        if (count < 0
+            || !small_span(module, a->op, start, (uint64_t) size * (uint64_t) count, &spans[i])) {
             return false;
         }
     }
@@ -83,12 +84,12 @@ static bool spans_of_blocks(const mca_coll_shmcico_args_t *a, int p, uint64_t ma
 
 static mca_coll_shmcico_small_t rooted(const mca_coll_shmcico_args_t *a,
                                        mca_coll_shmcico_module_t *module, int me, int p,
-                                       uint64_t max, mca_coll_shmcico_result_t *r)
+                                       mca_coll_shmcico_result_t *r)
 {
     mca_coll_shmcico_span_t *own = &module->spans[p];
     bool scatter = MCA_COLL_SHMCICO_OP_SCATTER == a->op || MCA_COLL_SHMCICO_OP_SCATTERV == a->op;
 
-    if (me == a->root && !spans_of_blocks(a, p, max, module->spans)) {
+    if (me == a->root && !spans_of_blocks(a, module, p, module->spans)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     if (MPI_IN_PLACE == a->own_buf) {
@@ -96,7 +97,7 @@ static mca_coll_shmcico_small_t rooted(const mca_coll_shmcico_args_t *a,
             return MCA_COLL_SHMCICO_SMALL_HANDED;   /* erroneous: the skeleton's */
         }
         own = NULL;                 /* the root's block stays where it is */
-    } else if (!span_of(a->own_buf, (int) a->own_count, a->own_type, max, own)) {
+    } else if (!span_of(module, a->op, a->own_buf, (int) a->own_count, a->own_type, own)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     return mca_coll_shmcico_small_rooted(&module->engine, a->root, scatter, own,
@@ -105,17 +106,17 @@ static mca_coll_shmcico_small_t rooted(const mca_coll_shmcico_args_t *a,
 
 static mca_coll_shmcico_small_t allgather(const mca_coll_shmcico_args_t *a,
                                           mca_coll_shmcico_module_t *module, int me, int p,
-                                          uint64_t max, mca_coll_shmcico_result_t *r)
+                                          mca_coll_shmcico_result_t *r)
 {
     mca_coll_shmcico_span_t *send = &module->spans[p + 1];
     bool in_place = MPI_IN_PLACE == a->own_buf;
 
-    if (!spans_of_blocks(a, p, max, module->spans)) {
+    if (!spans_of_blocks(a, module, p, module->spans)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     if (in_place) {
         *send = module->spans[me];  /* it sends from its place among the blocks */
-    } else if (!span_of(a->own_buf, (int) a->own_count, a->own_type, max, send)) {
+    } else if (!span_of(module, a->op, a->own_buf, (int) a->own_count, a->own_type, send)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     return mca_coll_shmcico_small_allgather(&module->engine, send,
@@ -128,22 +129,21 @@ mca_coll_shmcico_small_t mca_coll_shmcico_serve_small(const mca_coll_shmcico_arg
                                                       int me, int p,
                                                       mca_coll_shmcico_result_t *r)
 {
-    uint64_t max = largest_small(module, a->op);
-
     if (0 != module->params.max_bytes[a->op]) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;   /* a limit: the deciding process's word */
     }
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
-        if (!span_of(a->own_buf, (int) a->own_count, a->own_type, max, &module->spans[p])) {
+        if (!span_of(module, a->op, a->own_buf, (int) a->own_count, a->own_type,
+                     &module->spans[p])) {
             return MCA_COLL_SHMCICO_SMALL_HANDED;
         }
         return mca_coll_shmcico_small_bcast(&module->engine, &module->tree, a->root,
                                             &module->spans[p], r);
     case MCA_COLL_SHMCICO_OP_ALLGATHER:
     case MCA_COLL_SHMCICO_OP_ALLGATHERV:
-        return allgather(a, module, me, p, max, r);
+        return allgather(a, module, me, p, r);
     default:
-        return rooted(a, module, me, p, max, r);
+        return rooted(a, module, me, p, r);
     }
 }
