@@ -298,6 +298,13 @@ default_suite() {
         -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,allgatherv --sizes 8,65536 \
                         --components shmcico,tuned --max-seconds 0.5 --quiet \
                     && echo 'bench: OK'"
+    # a cold pool is made anew for every size: that must not use up a
+    # point's time, which counts its timed stages only
+    run_case bench-cold-every-point 300 --expect 'shmcico/tuned' \
+        --reject 'no valid launch' \
+        -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,scatter,gatherv \
+                        --sizes 8,4K,64K,256K --components shmcico,tuned --cache cold \
+                        --max-seconds 0.1 --quiet"
 
     echo "== transports: single copy and queues"
     for np in 2 3 4 5; do

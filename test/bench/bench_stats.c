@@ -185,7 +185,7 @@ static void print_header(FILE *out, const bench_run_t *run)
             "schedule and ends inside its slot b\n", opt->late_s * 1e9);
     fprintf(out, "# statistics: mean of the valid times (%g%% trimmed) +- half "
             "the 95%% CI; a point stops at rel. std. error %g with >= %d valid, "
-            "at %d launches, or after %g s\n", opt->trim_pct, opt->rel_error,
+            "at %d launches, or after %g s of stages\n", opt->trim_pct, opt->rel_error,
             opt->min_launches, opt->max_launches, opt->max_seconds);
     fprintf(out, "# components: %s (measured)", run->components[0].name);
     for (int c = 1; c < run->ncomponents; ++c) {
