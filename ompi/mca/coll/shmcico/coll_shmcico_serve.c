@@ -309,29 +309,24 @@ static bool serve_across_nodes(const mca_coll_shmcico_args_t *a,
 /* ------------------------------------------------------------------ */
 /* The skeleton                                                         */
 
-/* The small-call path first (coll_shmcico_serve_small.c): whether it
- * served the call.  If not, *sent says whether it wrote this process's
- * Allgather(v) block, and *written what it wrote, for the result. */
-static bool served_small(const mca_coll_shmcico_args_t *a, struct ompi_communicator_t *comm,
-                         mca_coll_shmcico_module_t *module, int me, int p, int *rc,
-                         bool *sent, mca_coll_shmcico_result_t *written)
+/* The small-call path first (coll_shmcico_serve_small.c).  SERVED: the
+ * call is accounted; SENT: *written is what it wrote of this process's
+ * Allgather(v) block before it handed the call over; HANDED: it wrote
+ * nothing (*written empty). */
+static mca_coll_shmcico_small_t served_small(const mca_coll_shmcico_args_t *a,
+                                             struct ompi_communicator_t *comm,
+                                             mca_coll_shmcico_module_t *module, int me, int p,
+                                             int *rc, mca_coll_shmcico_result_t *written)
 {
-    mca_coll_shmcico_result_t r;
+    mca_coll_shmcico_small_t path = mca_coll_shmcico_serve_small(a, module, me, p, written);
 
-    *written = (mca_coll_shmcico_result_t) { .status = MCA_COLL_SHMCICO_DONE };
-    switch (mca_coll_shmcico_serve_small(a, module, me, p, &r)) {
-    case MCA_COLL_SHMCICO_SMALL_SERVED:
+    if (MCA_COLL_SHMCICO_SMALL_SERVED == path) {
         mca_coll_shmcico_count(&mca_coll_shmcico_component.small[a->op], 1);
-        (void) account(module, a->op, comm, &r, MPI_SUCCESS, rc);
-        return true;
-    case MCA_COLL_SHMCICO_SMALL_SENT:
-        *sent = true;
-        *written = r;
-        return false;
-    default:
-        *sent = false;
-        return false;
+        (void) account(module, a->op, comm, written, MPI_SUCCESS, rc);
+    } else if (MCA_COLL_SHMCICO_SMALL_HANDED == path) {
+        *written = (mca_coll_shmcico_result_t) { .status = MCA_COLL_SHMCICO_DONE };
     }
+    return path;
 }
 
 /* sent: the small path wrote this process's Allgather(v) block already */
@@ -368,10 +363,11 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
 {
     int me = ompi_comm_rank(comm), p = ompi_comm_size(comm);
     int blocks_error = MPI_SUCCESS, own_error;
-    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place, sent;
+    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place;
     uint64_t largest = 0;
     mca_coll_shmcico_verdict_t verdict;
     mca_coll_shmcico_result_t result, small;
+    mca_coll_shmcico_small_t path;
 
     if (is_rooted(a->op) && (a->root < 0 || a->root >= p)) {
         *rc = MPI_ERR_ROOT;             /* the same on every process */
@@ -391,7 +387,8 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         mca_coll_shmcico_fallback(module, a->op, comm, "no segment");
         return false;
     }
-    if (served_small(a, comm, module, me, p, rc, &sent, &small)) {
+    path = served_small(a, comm, module, me, p, rc, &small);
+    if (MCA_COLL_SHMCICO_SMALL_SERVED == path) {
         return true;
     }
     if (has_blocks(a, me)) {
@@ -408,7 +405,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         .error = MPI_SUCCESS != blocks_error ? blocks_error
                  : own_sends(a, me) ? own_error : MPI_SUCCESS
     };
-    result = move(a, module, p, in_place, sent, &verdict);
+    result = move(a, module, p, in_place, MCA_COLL_SHMCICO_SMALL_SENT == path, &verdict);
     result.queued += small.queued;  /* what the small path wrote */
     result.used_queue |= small.used_queue;
     close_all(a, module, me, p, in_place);

@@ -33,10 +33,11 @@ static mca_coll_shmcico_seq_t peek_op(const mca_coll_shmcico_engine_t *e)
     return op;
 }
 
-static mca_coll_shmcico_result_t queued_result(void)
+/* A call through the queues (none with one process). */
+static mca_coll_shmcico_result_t queued_result(const mca_coll_shmcico_engine_t *e)
 {
     return (mca_coll_shmcico_result_t) { .status = MCA_COLL_SHMCICO_DONE,
-                                         .used_queue = true };
+                                         .used_queue = e->nprocs > 1 };
 }
 
 /* Start the cache misses of a user buffer that may have left the
@@ -205,7 +206,7 @@ mca_coll_shmcico_small_bcast(mca_coll_shmcico_engine_t *e,
     int nchildren = mca_coll_shmcico_tree_children(tree, e->rank, root, e->scratch);
     mca_coll_shmcico_flag_t *flag;
 
-    *r = queued_result();
+    *r = queued_result(e);
     if (e->rank == root) {
         start_read(data);
         mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &op);
@@ -294,8 +295,7 @@ mca_coll_shmcico_small_rooted(mca_coll_shmcico_engine_t *e, int root, bool scatt
 {
     mca_coll_shmcico_seq_t op = peek_op(e);
 
-    *r = queued_result();
-    r->used_queue = e->nprocs > 1;
+    *r = queued_result(e);
     return scatter_op ? scatter(e, &op, root, own, blocks, r)
                       : gather(e, &op, root, own, blocks, r);
 }
@@ -309,8 +309,7 @@ mca_coll_shmcico_small_allgather(mca_coll_shmcico_engine_t *e,
 {
     mca_coll_shmcico_seq_t op = peek_op(e);
 
-    *r = queued_result();
-    r->used_queue = e->nprocs > 1;
+    *r = queued_result(e);
     start_read(send);
     mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &op);
     write_one(&e->view, &op, e->rank, &e->rank, 1, send);
@@ -320,7 +319,7 @@ mca_coll_shmcico_small_allgather(mca_coll_shmcico_engine_t *e,
     }
     if (!read_others(e, &op, blocks, r)) {
         /* what counts of this try is the block it wrote */
-        *r = queued_result();
+        *r = queued_result(e);
         r->queued = send->length;
         return MCA_COLL_SHMCICO_SMALL_SENT;
     }
