@@ -102,6 +102,17 @@ for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
     crossovers_64k="$crossovers_64k ${op}_single_copy_min 65536"
 done
 
+# The cache probe sends a block by single copy or through the queues by
+# timing a few loads from it: the cases that check which transport served
+# a call run without it, and those under "cache probe" below with its
+# fixed answer (cache_probe_ns 1: every block is cold) or calibrated.
+export OMPI_MCA_coll_shmcico_cache_probe=0
+# every operation probes every block
+probe_everything=
+for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+    probe_everything="$probe_everything ${op}_cache_probe_max 4611686018427387904"
+done
+
 passed=0
 failed=0
 failed_names=()
@@ -207,6 +218,7 @@ default_suite() {
         run_case unit-engine-bcast 300 -- unit/test_engine_bcast
         run_case unit-engine-vector 300 -- unit/test_engine_vector
         run_case unit-engine-small 300 -- unit/test_engine_small
+        run_case unit-residency 60 -- unit/test_residency
         if [ -x unit/tsan_engine_bcast ] && [ -z "${SANITIZER_PRELOAD:-}" ]; then
             run_case unit-engine-bcast-tsan 600 -- unit/tsan_engine_bcast
             run_case unit-engine-vector-tsan 600 -- unit/tsan_engine_vector
@@ -229,6 +241,9 @@ default_suite() {
         --expect 'coll_shmcico_single_copy" \(current value: "auto"' \
         --expect 'coll_shmcico_single_copy_chunk"' \
         --expect 'coll_shmcico_allgatherv_single_copy_min"' \
+        --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
+        --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \
+        --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "2097152"' \
         --expect 'coll_shmcico_max_procs"' \
         --expect 'coll_shmcico_backing_dir" \(current value: "' \
         --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
@@ -239,6 +254,11 @@ default_suite() {
         --expect 'coll_shmcico_allgather_max_bytes" \(current value: "0", data source: default' \
         -- env -u OMPI_MCA_coll_shmcico_bcast_max_bytes -u OMPI_MCA_coll_shmcico_gatherv_max_bytes \
            -u OMPI_MCA_coll_shmcico_allgather_max_bytes \
+           bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
+    run_case cache-probe-on-by-default 60 \
+        --expect 'coll_shmcico_cache_probe" \(current value: "true", data source: default' \
+        --expect 'coll_shmcico_gather_cache_probe_max" \(current value: "262144", data source: default' \
+        -- env -u OMPI_MCA_coll_shmcico_cache_probe \
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used
     run_case selected-by-name 120 -- mpi 2 -- --mca coll shmcico,tuned,basic,self,libnbc mpi/test_plain used
@@ -295,15 +315,15 @@ default_suite() {
          && '$srcdir_abs'/bench/check-self-timing.sh results/self.csv 2 20000"
     run_case bench-side-by-side 300 --expect 'shmcico: served ([0-9]+)/\1' \
         --expect 'shmcico/tuned' \
-        -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,allgatherv --sizes 8,65536 \
+        -- bash -c "mpi 2 cache_probe 1 -- bench/shmcico-bench --ops bcast,allgatherv --sizes 8,65536 \
                         --components shmcico,tuned --max-seconds 0.5 --quiet \
                     && echo 'bench: OK'"
     # a cold pool is made anew for every size: that must not use up a
     # point's time, which counts its timed stages only
     run_case bench-cold-every-point 300 --expect 'shmcico/tuned' \
         --reject 'no valid launch' \
-        -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,scatter,gatherv \
-                        --sizes 8,4K,64K,256K --components shmcico,tuned --cache cold \
+        -- bash -c "mpi 2 cache_probe 1 -- bench/shmcico-bench --ops bcast,scatter,gatherv \
+                        --sizes 8,4K,64K,256K,1M --components shmcico,tuned --cache cold \
                         --max-seconds 0.1 --quiet && echo 'bench: OK'"
 
     echo "== transports: single copy and queues"
@@ -335,6 +355,30 @@ default_suite() {
         run_case "$op-np4-queues-only" 600 \
             -- env TC_TRANSPORT=queue bash -c "mpi 4 single_copy off -- mpi/test_vector $op"
     done
+
+    echo "== cache probe: cold blocks through the queues"
+    for np in 2 3 4 5; do
+        run_case "transport-cold-np$np" 300 \
+            -- bash -c "mpi $np cache_probe 1 cache_probe_ns 1 $crossovers_64k \
+                            -- mpi/test_transport cold"
+    done
+    # the probe's loads over every layout of the datatype matrix, every
+    # block found cold: all through the queues, every byte right
+    run_case bcast-np3-every-block-cold 600 \
+        -- env TC_TRANSPORT=queue bash -c "mpi 3 cache_probe 1 cache_probe_ns 1 \
+               $single_everything $probe_everything -- mpi/test_bcast --no-huge"
+    for op in scatterv gatherv allgatherv; do
+        run_case "$op-np3-every-block-cold" 600 \
+            -- env TC_TRANSPORT=queue bash -c "mpi 3 cache_probe 1 cache_probe_ns 1 \
+                   $single_everything $probe_everything -- mpi/test_vector $op"
+    done
+    # calibrated, as users run it: the choice varies, the data may not
+    run_case bcast-np3-probe-calibrated 600 --expect 'cache probe: [0-9]+ ns cached' \
+        -- bash -c "mpi 3 verbose 10 cache_probe 1 $single_everything $probe_everything \
+                        -- mpi/test_bcast --no-huge"
+    run_case allgatherv-np3-probe-calibrated 600 --expect 'cache probe: [0-9]+ ns cached' \
+        -- bash -c "mpi 3 verbose 10 cache_probe 1 $single_everything $probe_everything \
+                        -- mpi/test_vector allgatherv"
 
     echo "== per-communicator hints"
     for np in 2 5; do

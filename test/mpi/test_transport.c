@@ -27,6 +27,11 @@
  *   single    single copy works (coll_shmcico_single_copy_comms moved)
  *   off       run with coll_shmcico_single_copy off: queues only, nothing
  *             refused
+ *   cold      run with coll_shmcico_cache_probe_ns 1: the cache probe
+ *             finds every block cold, so a block up to its operation's
+ *             coll_shmcico_<op>_cache_probe_max goes through the queues
+ *             whatever its size, a larger one by single copy; its sender
+ *             counts it in coll_shmcico_<op>_cold, its receivers follow
  *   refused   the processes make themselves non-dumpable before
  *             MPI_Init and run without CAP_SYS_PTRACE (the suite drops it
  *             from the bounding set): the kernel refuses CMA between
@@ -34,7 +39,7 @@
  *             (coll_shmcico_single_copy_refused moved), every block goes
  *             through the queues and the data is right.
  *
- * Usage: test_transport single|off|refused
+ * Usage: test_transport single|cold|off|refused
  */
 
 #include <stdio.h>
@@ -46,19 +51,32 @@
 
 static int rank, size;
 static int single_works;
+static int all_cold;            /* every probed block found cold */
 
 /* the transports a process must count for its part of a call */
 typedef struct expect_t {
     int single;
     int queue;
     int small;
+    int cold;                   /* blocks this process sends that the probe turned */
 } expect_t;
 
 static size_t fragment;
 
-static void note(expect_t *e, size_t bytes, size_t min)
+typedef struct limits_t {
+    size_t min;                 /* coll_shmcico_<op>_single_copy_min */
+    size_t probe_max;           /* coll_shmcico_<op>_cache_probe_max */
+} limits_t;
+
+/* a block of bytes, sent by this process or not: its sender decides */
+static void note(expect_t *e, size_t bytes, limits_t l, int sends)
 {
-    if (bytes > 0 && bytes >= min && single_works) {
+    int by_size = bytes > 0 && bytes >= l.min && single_works;
+
+    if (by_size && all_cold && bytes <= l.probe_max) {
+        e->queue = 1;
+        e->cold += sends;
+    } else if (by_size) {
         e->single = 1;
     } else {
         e->queue = 1;
@@ -72,29 +90,41 @@ static int small_for(size_t largest, size_t min)
     return largest <= fragment && (!single_works || largest < min);
 }
 
-/* process me's part of op with these block sizes */
-static expect_t expected(st_op op, int root, const int *counts, size_t min)
+/* whether this process sends block j of op to another process */
+static int sends(st_op op, int root, int j)
 {
-    expect_t e = { 0, 0, 0 };
+    switch (op) {
+    case ST_SCATTER:
+    case ST_SCATTERV: return rank == root && j != root;
+    case ST_GATHER:
+    case ST_GATHERV: return j == rank && rank != root;
+    default: return j == rank;
+    }
+}
+
+/* process me's part of op with these block sizes */
+static expect_t expected(st_op op, int root, const int *counts, limits_t l)
+{
+    expect_t e = { 0, 0, 0, 0 };
     int all = ST_ALLGATHER == op || ST_ALLGATHERV == op || (ST_BCAST != op && rank == root);
     size_t largest = (size_t) counts[ST_BCAST == op ? 0 : rank];
 
     if (ST_BCAST == op) {
-        note(&e, (size_t) counts[0], min);
-        e.small = small_for(largest, min);
+        note(&e, (size_t) counts[0], l, rank == root);
+        e.small = small_for(largest, l.min);
         return e;
     }
     for (int j = 0; j < size; ++j) {
         int takes_part = ST_ALLGATHER == op || ST_ALLGATHERV == op
             ? 1 : j != root && (rank == root || rank == j);
         if (takes_part) {
-            note(&e, (size_t) counts[j], min);
+            note(&e, (size_t) counts[j], l, sends(op, root, j));
         }
         if (all && (size_t) counts[j] > largest) {
             largest = (size_t) counts[j];
         }
     }
-    e.small = small_for(largest, min);
+    e.small = small_for(largest, l.min);
     return e;
 }
 
@@ -106,11 +136,24 @@ static unsigned long long counter_of(st_op op, const char *what)
     return st_counter(name);
 }
 
-static void call_and_check(st_op op, int root, const int *counts, size_t min, uint64_t seed)
+static limits_t limits_of(st_op op)
+{
+    char name[64];
+    limits_t l;
+
+    snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
+    l.min = (size_t) st_cvar(name);
+    snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
+    l.probe_max = (size_t) st_cvar(name);
+    return l;
+}
+
+static void call_and_check(st_op op, int root, const int *counts, limits_t l, uint64_t seed)
 {
     unsigned long long s0 = counter_of(op, "single_copy"), q0 = counter_of(op, "queue");
     unsigned long long v0 = counter_of(op, "served"), m0 = counter_of(op, "small");
-    expect_t e = expected(op, root, counts, min);
+    unsigned long long c0 = counter_of(op, "cold");
+    expect_t e = expected(op, root, counts, l);
 
     st_simple_call(op, MPI_COMM_WORLD, root, counts, seed);
     ST_CHECK(counter_of(op, "served") - v0 == 1, "%s counts[0]=%d: not served",
@@ -125,26 +168,28 @@ static void call_and_check(st_op op, int root, const int *counts, size_t min, ui
              "%s root %d counts[0]=%d counts[1]=%d: small path +%llu, expected +%d",
              st_op_name(op), root, counts[0], counts[1 % size], counter_of(op, "small") - m0,
              e.small);
+    ST_CHECK(counter_of(op, "cold") - c0 == (unsigned) e.cold,
+             "%s root %d counts[0]=%d counts[1]=%d: blocks found cold +%llu, expected +%d",
+             st_op_name(op), root, counts[0], counts[1 % size], counter_of(op, "cold") - c0,
+             e.cold);
 }
 
-/* every operation below, at and above its crossover, every root */
+/* every operation below, at and above its crossover and the largest
+ * block it probes, every root */
 static void sizes(void)
 {
     for (int op = 0; op < ST_NOPS; ++op) {
-        char name[64];
-        size_t min;
-
-        snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name((st_op) op));
-        min = (size_t) st_cvar(name);
+        limits_t l = limits_of((st_op) op);
+        size_t min = l.min;
         size_t list[] = { 8, 32, 33, fragment, fragment + 1, min - 1, min, min + 1,
-                          4 * min + 3, 4 << 20 };
+                          4 * min + 3, 4 << 20, l.probe_max, l.probe_max + 1 };
         for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); ++i) {
             for (int root = 0; root < size; ++root) {
                 int counts[64];
                 for (int j = 0; j < size; ++j) {
                     counts[j] = (int) list[i];
                 }
-                call_and_check((st_op) op, root, counts, min, 10 * i + (uint64_t) root);
+                call_and_check((st_op) op, root, counts, l, 10 * i + (uint64_t) root);
             }
         }
     }
@@ -156,17 +201,15 @@ static void mixed(void)
     static const st_op ops[] = { ST_SCATTERV, ST_GATHERV, ST_ALLGATHERV };
 
     for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); ++k) {
-        char name[64];
-        size_t min;
+        limits_t l = limits_of(ops[k]);
+        size_t min = l.min;
 
-        snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(ops[k]));
-        min = (size_t) st_cvar(name);
         for (int root = 0; root < size; ++root) {
             int counts[64];
             for (int j = 0; j < size; ++j) {
                 counts[j] = j == (root + 1) % size ? (int) (2 * min + 5) : (j % 2) * 100;
             }
-            call_and_check(ops[k], root, counts, min, 900 + (uint64_t) root);
+            call_and_check(ops[k], root, counts, l, 900 + (uint64_t) root);
         }
     }
 }
@@ -181,6 +224,11 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
     unsigned long long s0 = counter_of(ST_BCAST, "single_copy");
     unsigned long long q0 = counter_of(ST_BCAST, "queue");
     unsigned long long m0 = counter_of(ST_BCAST, "small");
+    unsigned long long c0 = counter_of(ST_BCAST, "cold");
+    size_t bytes = (size_t) pieces * piece_doubles * sizeof(double);
+    int cold = want_single && single_works && all_cold
+        && bytes <= limits_of(ST_BCAST).probe_max;
+    int single = want_single && single_works && !cold;
     double *d = (double *) buf.data;
     int err;
 
@@ -201,12 +249,15 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
         }
     }
     ST_CHECK(st_guards_ok(&buf), "vector bcast: guards overwritten");
-    ST_CHECK(counter_of(ST_BCAST, "single_copy") - s0 == (unsigned) (want_single && single_works)
-             && counter_of(ST_BCAST, "queue") - q0 == (unsigned) !(want_single && single_works),
+    ST_CHECK(counter_of(ST_BCAST, "single_copy") - s0 == (unsigned) single
+             && counter_of(ST_BCAST, "queue") - q0 == (unsigned) !single,
              "vector bcast of %d-double pieces: single copy +%llu queue +%llu", piece_doubles,
              counter_of(ST_BCAST, "single_copy") - s0, counter_of(ST_BCAST, "queue") - q0);
     ST_CHECK(counter_of(ST_BCAST, "small") == m0, "vector bcast of %d pieces: small path",
              pieces);
+    ST_CHECK(counter_of(ST_BCAST, "cold") - c0 == (unsigned) (cold && 0 == rank),
+             "vector bcast of %d-double pieces: found cold +%llu", piece_doubles,
+             counter_of(ST_BCAST, "cold") - c0);
     MPI_Type_free(&vec);
     st_free(&buf);
 }
@@ -222,14 +273,21 @@ int main(int argc, char **argv)
     st_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    single_works = 0 == strcmp(mode, "single");
+    all_cold = 0 == strcmp(mode, "cold");
+    single_works = 0 == strcmp(mode, "single") || all_cold;
     fragment = (size_t) st_cvar("fragment_size");
     /* counters count from their first read: before the first segment */
     (void) st_counter("single_copy_comms");
     (void) st_counter("single_copy_refused");
     if (size > 64 || (!single_works && 0 != strcmp(mode, "off")
                       && 0 != strcmp(mode, "refused"))) {
-        st_fail("usage: test_transport single|off|refused (at most 64 processes)");
+        st_fail("usage: test_transport single|cold|off|refused (at most 64 processes)");
+        return st_finish("test_transport");
+    }
+    /* the probe times loads: only its two fixed answers are deterministic */
+    if (all_cold ? 1 != st_cvar("cache_probe_ns") : 0 != st_cvar("cache_probe")) {
+        st_fail("test_transport %s needs coll_shmcico_%s", mode,
+                all_cold ? "cache_probe_ns 1" : "cache_probe 0");
         return st_finish("test_transport");
     }
     sizes();

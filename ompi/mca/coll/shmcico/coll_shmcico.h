@@ -102,6 +102,11 @@ typedef struct mca_coll_shmcico_component_t {
     int output;
 
     size_t max_memory;              /**< segment bytes a process may map; 0: no limit */
+    uint64_t probe_max[MCA_COLL_SHMCICO_OP_COUNT];  /**< largest block the cache probe
+                                                         looks at; 0: none */
+    bool probe;                     /**< probe blocks' residency (parameter) */
+    uint64_t probe_ns;              /**< the probe's threshold (parameter); 0: calibrate */
+    uint64_t probe_threshold;       /**< the threshold in use; 0: no probe */
 
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
@@ -112,6 +117,7 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long single[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a single copy */
     unsigned long long bytes[MCA_COLL_SHMCICO_OP_COUNT];    /**< through the segment */
     unsigned long long single_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< copied by single copy */
+    unsigned long long cold[MCA_COLL_SHMCICO_OP_COUNT];  /**< blocks the probe sent queued */
     unsigned long long segments_created;
     unsigned long long segments_failed;
     unsigned long long single_copy_comms;     /**< segments with single copy */

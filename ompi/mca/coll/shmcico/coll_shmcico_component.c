@@ -26,6 +26,7 @@
 #include "ompi/mca/coll/coll.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_residency.h"
 #include "coll_shmcico_shm.h"
 
 /* The Open MPI series whose internal ABI this DSO uses.  Components see
@@ -110,6 +111,9 @@ static void register_op_counters(void)
           "queues in served %s calls", c->bytes },
         { "single_copy_bytes", "Bytes this process copied by single copy (its own blocks "
           "and help with others') in served %s calls", c->single_bytes },
+        { "cold", "Number of blocks this process sent in served %s calls that their size "
+          "sent by single copy but the cache probe found out of the caches: they went "
+          "through the queues", c->cold },
     };
     char name[64], help[384];
 
@@ -194,6 +198,24 @@ static bool runtime_series_matches(void)
     return true;
 }
 
+/* The cache probe's threshold of this process: none, the parameter, or
+ * a calibration (docs/design.md, "Cold blocks"). */
+static void calibrate_probe(mca_coll_shmcico_component_t *c)
+{
+    uint64_t cached, flushed;
+
+    if (!c->probe || 0 != c->probe_ns) {
+        c->probe_threshold = c->probe ? c->probe_ns : 0;
+        return;
+    }
+    c->probe_threshold = mca_coll_shmcico_residency_calibrate(&cached, &flushed);
+    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                             "coll:shmcico: cache probe: %" PRIu64 " ns cached, %" PRIu64
+                             " ns flushed: %s", cached, flushed,
+                             0 == c->probe_threshold ? "too close, no probe"
+                                                     : "blocks slower than the mean are cold");
+}
+
 static int shmcico_open(void)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
@@ -201,6 +223,7 @@ static int shmcico_open(void)
     c->output = opal_output_open(NULL);
     opal_output_set_verbosity(c->output, c->verbose);
     mca_coll_shmcico_params_check();
+    calibrate_probe(c);
     mca_coll_shmcico_hints_open();
     return OMPI_SUCCESS;
 }

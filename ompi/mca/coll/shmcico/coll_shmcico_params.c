@@ -43,9 +43,9 @@
  * (docs/results/repeat-np2-256k-crossover); docs/tuning.md, "Single copy
  * or queues", says how each was chosen. */
 static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
-    (size_t) 1 << 20,               /* bcast */
-    (size_t) 1 << 20,               /* scatter */
-    (size_t) 1 << 20,               /* scatterv */
+    (size_t) 256 << 10,             /* bcast */
+    (size_t) 256 << 10,             /* scatter */
+    (size_t) 256 << 10,             /* scatterv */
     (size_t) 256 << 10,             /* gather */
     (size_t) 256 << 10,             /* gatherv */
     (size_t) 128 << 10,             /* allgather */
@@ -53,6 +53,19 @@ static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
 };
 
 #define op_names mca_coll_shmcico_op_names
+
+/* Blocks up to these sizes that would go by single copy go through the
+ * queues when their sender finds them out of the caches: the sweeps of
+ * docs/results/cold-probe-np2 (docs/tuning.md, "Cold blocks"). */
+static const size_t default_probe_max[MCA_COLL_SHMCICO_OP_COUNT] = {
+    (size_t) 2 << 20,               /* bcast */
+    (size_t) 2 << 20,               /* scatter */
+    (size_t) 2 << 20,               /* scatterv */
+    (size_t) 256 << 10,             /* gather */
+    (size_t) 256 << 10,             /* gatherv */
+    (size_t) 2 << 20,               /* allgather */
+    (size_t) 2 << 20                /* allgatherv */
+};
 
 static const mca_base_var_enum_value_t single_values[] = {
     {MCA_COLL_SHMCICO_SINGLE_AUTO, "auto"},
@@ -163,6 +176,14 @@ static void register_op_params(void)
                  op_names[op]);
         c->params.single_min[op] = default_single_min[op];
         register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_min[op]);
+
+        snprintf(name, sizeof(name), "%s_cache_probe_max", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Largest block of a %s (bytes) whose sender, where its size says "
+                 "single copy, first probes whether it sits in the caches "
+                 "(coll_shmcico_cache_probe).  0: no probe", op_names[op]);
+        c->probe_max[op] = default_probe_max[op];
+        register_size(name, help, OPAL_INFO_LVL_5, &c->probe_max[op]);
     }
 }
 
@@ -236,6 +257,19 @@ static void register_component_params(void)
                   "Bytes of communicator segments a process may have mapped at "
                   "once; a communicator whose segment would go over it falls "
                   "back (0 = no limit)", OPAL_INFO_LVL_5, &c->max_memory);
+    c->probe = true;
+    register_bool("cache_probe",
+                  "Probe whether a block that goes by single copy for its size sits "
+                  "in the caches (up to coll_shmcico_<op>_cache_probe_max): a block "
+                  "found cold goes through the queues, which are faster from memory",
+                  OPAL_INFO_LVL_5, &c->probe);
+    c->probe_ns = 0;
+    register_size("cache_probe_ns",
+                  "Time (ns) of the cache probe's chain of dependent loads above "
+                  "which a block counts as cold; 0: calibrated by each process at "
+                  "startup (half way between the chain on cached and on flushed "
+                  "lines; no probe where the machine cannot tell them apart)",
+                  OPAL_INFO_LVL_6, &c->probe_ns);
     c->lazy = true;
     register_bool("lazy",
                   "Make a communicator's segment at its first served call "

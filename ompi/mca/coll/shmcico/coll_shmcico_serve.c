@@ -29,6 +29,7 @@
 
 #include "coll_shmcico.h"
 #include "coll_shmcico_net.h"
+#include "coll_shmcico_residency.h"
 
 /* the smallest single-copy chunk: the kernel's cost per call is a few us */
 #define MIN_CHUNK ((uint64_t) 128 << 10)
@@ -52,6 +53,17 @@ static bool own_sends(const mca_coll_shmcico_args_t *a, int me)
     case MCA_COLL_SHMCICO_OP_SCATTER:
     case MCA_COLL_SHMCICO_OP_SCATTERV: return false;
     default: return true;
+    }
+}
+
+/* whether this process's own block goes to other processes */
+static bool own_goes_out(const mca_coll_shmcico_args_t *a, int me)
+{
+    switch (a->op) {
+    case MCA_COLL_SHMCICO_OP_BCAST: return me == a->root;
+    case MCA_COLL_SHMCICO_OP_GATHER:
+    case MCA_COLL_SHMCICO_OP_GATHERV: return me != a->root;
+    default: return own_sends(a, me);
     }
 }
 
@@ -113,6 +125,20 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
     }
 }
 
+/* A block this process sends to another, which its size sends by single
+ * copy, goes through the queues when the cache probe finds it cold
+ * (coll_shmcico_residency.h). */
+static void probe_block(mca_coll_shmcico_op_t op, mca_coll_shmcico_block_t *block)
+{
+    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+
+    if (block->single && block->stream->length <= c->probe_max[op]
+        && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold)) {
+        mca_coll_shmcico_count(&c->cold[op], 1);
+        *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
+    }
+}
+
 /* every block of buf, or empty ones when the arguments are bad */
 static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
                        int p, bool sending, uint64_t *largest)
@@ -127,6 +153,9 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
                                                      a->blocks_type, i) : NULL,
                    ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
                    sending, module->pieces[1]);
+        if (sending && i != a->root) {
+            probe_block(a->op, &module->blocks[i]);
+        }
         *largest = module->streams[i].stream.length > *largest
             ? module->streams[i].stream.length : *largest;
     }
@@ -159,6 +188,9 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         count = 0;
     }
     open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0]);
+    if (own_goes_out(a, me)) {
+        probe_block(a->op, &module->blocks[p]);
+    }
     if (!*none && !is_rooted(a->op)) {
         mca_coll_shmcico_dstream_init(&module->own_copy, buf, count, type, true);
     }

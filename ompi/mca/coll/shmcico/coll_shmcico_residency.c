@@ -1,0 +1,170 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The cache probe (coll_shmcico_residency.h): sample points of a region, a
+ * timed chain of dependent loads, and the calibration of the threshold.
+ */
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "coll_shmcico_residency.h"
+
+/* pieces walked to find a sample's piece; beyond, each sample takes its
+ * element's first piece */
+#define MAX_WALK 64
+/* chains timed for each median of the calibration */
+#define CALIBRATION_ROUNDS 31
+#define PAGE 4096
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_FLUSH 1
+static void flush_line(const volatile uint8_t *p)
+{
+    __asm__ volatile("clflush (%0)" : : "r"(p) : "memory");
+}
+static void flush_fence(void)
+{
+    __asm__ volatile("mfence" : : : "memory");
+}
+#elif defined(__GNUC__) && defined(__aarch64__)
+#define HAVE_FLUSH 1
+static void flush_line(const volatile uint8_t *p)
+{
+    __asm__ volatile("dc civac, %0" : : "r"(p) : "memory");
+}
+static void flush_fence(void)
+{
+    __asm__ volatile("dsb ish" : : : "memory");
+}
+#else
+#define HAVE_FLUSH 0
+#endif
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+
+    (void) clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+/* the address of packed byte t of region */
+static const volatile uint8_t *byte_at(const mca_coll_shmcico_region_t *r, uint64_t t)
+{
+    uint64_t element = t / r->size, within = t % r->size;
+    const mca_coll_shmcico_piece_t *piece = &r->pieces[0];
+
+    if (r->npieces > MAX_WALK) {
+        within = 0;
+    }
+    for (uint64_t j = 0; j + 1 < r->npieces && within >= piece->len; ++j, ++piece) {
+        within -= piece->len;
+    }
+    return (const volatile uint8_t *) (uintptr_t)
+        (r->base + element * (uint64_t) r->extent + (uint64_t) piece->offset + within);
+}
+
+int mca_coll_shmcico_residency_points(const mca_coll_shmcico_region_t *region,
+                                  const volatile uint8_t **points)
+{
+    uint64_t bytes = mca_coll_shmcico_region_bytes(region);
+    uint64_t share = bytes / MCA_COLL_SHMCICO_RESIDENCY_LOADS;
+
+    if (0 == bytes || 0 == region->npieces) {
+        return 0;
+    }
+    for (int k = 0; k < MCA_COLL_SHMCICO_RESIDENCY_LOADS; ++k) {
+        /* the middle of share k (every byte of a region shorter than the loads) */
+        uint64_t t = share > 0 ? k * share + share / 2 : (uint64_t) k % bytes;
+        points[k] = byte_at(region, t);
+    }
+    return MCA_COLL_SHMCICO_RESIDENCY_LOADS;
+}
+
+uint64_t mca_coll_shmcico_residency_time(const volatile uint8_t *const *points, int n)
+{
+    uintptr_t dep = 0;
+    uint64_t start = now_ns();
+
+    for (int k = 0; k < n; ++k) {
+        uintptr_t v = *(points[k] + dep);
+        /* dep is 0 again, but the compiler cannot know it: the next load
+         * waits for this one */
+        dep = v;
+#if defined(__GNUC__)
+        __asm__ volatile("" : "+r"(dep));
+#endif
+        dep -= v;
+    }
+    return now_ns() - start + dep;
+}
+
+#if HAVE_FLUSH
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, int n)
+{
+    qsort(v, (size_t) n, sizeof(v[0]), by_value);
+    return v[n / 2];
+}
+
+/* median chain time over lines, flushed to memory first or not */
+static uint64_t chain_median(const volatile uint8_t **lines, bool flush)
+{
+    uint64_t t[CALIBRATION_ROUNDS];
+
+    for (int r = 0; r < CALIBRATION_ROUNDS; ++r) {
+        for (int k = 0; flush && k < MCA_COLL_SHMCICO_RESIDENCY_LOADS; ++k) {
+            flush_line(lines[k]);
+        }
+        if (flush) {
+            flush_fence();
+        }
+        t[r] = mca_coll_shmcico_residency_time(lines, MCA_COLL_SHMCICO_RESIDENCY_LOADS);
+    }
+    return median(t, CALIBRATION_ROUNDS);
+}
+#endif
+
+uint64_t mca_coll_shmcico_residency_calibrate(uint64_t *cached, uint64_t *flushed)
+{
+    uint64_t warm = 0, cold = 0, threshold = 0;
+#if HAVE_FLUSH
+    /* one line on each of as many pages as a probe loads, as in a block */
+    uint8_t *buf = malloc(PAGE * (MCA_COLL_SHMCICO_RESIDENCY_LOADS + 1));
+    const volatile uint8_t *lines[MCA_COLL_SHMCICO_RESIDENCY_LOADS];
+
+    if (NULL != buf) {
+        for (int k = 0; k < MCA_COLL_SHMCICO_RESIDENCY_LOADS; ++k) {
+            lines[k] = buf + (k + 1) * PAGE - 64 * (k + 1);
+            *(volatile uint8_t *) lines[k] = (uint8_t) k;
+        }
+        (void) chain_median(lines, false);          /* pages and code in */
+        warm = chain_median(lines, false);
+        cold = chain_median(lines, true);
+        free(buf);
+        threshold = cold >= 3 * warm ? (warm + cold) / 2 : 0;
+    }
+#endif
+    if (NULL != cached) {
+        *cached = warm;
+    }
+    if (NULL != flushed) {
+        *flushed = cold;
+    }
+    return threshold;
+}
