@@ -11,10 +11,11 @@
  * The cache probe (coll_shmcico_residency.h): its loads touch bytes of
  * the block only, whatever the layout (dense, pieces with gaps, pieces
  * out of order, negative offsets, more pieces than it walks, fewer bytes
- * than loads), one in each share of the packed bytes; an empty region is
+ * than loads), one in each share of the packed bytes, in an order with
+ * no constant stride; an empty region is
  * not probed; threshold 0 never finds a block cold and threshold 1
- * always does; a calibration gives 0 or a threshold between its two
- * medians.
+ * always does; a calibration gives 0 or twice the flushed chain, and 0
+ * only where flushed lines were not three times slower.
  */
 
 #include <stdlib.h>
@@ -58,20 +59,27 @@ static void check_points(const char *what, const mca_coll_shmcico_region_t *r)
     const volatile uint8_t *points[LOADS];
     uint64_t bytes = mca_coll_shmcico_region_bytes(r);
     int n = mca_coll_shmcico_residency_points(r, points);
-    long long last = -1;
+    unsigned seen = 0;
 
     CHECK(LOADS == n, "%s: %d loads", what, n);
     for (int k = 0; k < n; ++k) {
         long long at = packed_index(r, points[k]);
         CHECK(at >= 0, "%s: load %d outside the block", what, k);
         if (bytes >= LOADS) {
-            CHECK((at >= last && (uint64_t) at / (bytes / LOADS) == (uint64_t) k)
-                      || LOADS - 1 == k,
+            CHECK((uint64_t) at / (bytes / LOADS)
+                      == (uint64_t) mca_coll_shmcico_residency_share(k),
                   "%s: load %d at packed byte %lld of %llu", what, k, at,
                   (unsigned long long) bytes);
         }
-        last = at;
     }
+    for (int k = 0; k < LOADS; ++k) {
+        seen |= 1u << mca_coll_shmcico_residency_share(k);
+        CHECK(k < 2 || mca_coll_shmcico_residency_share(k) - mca_coll_shmcico_residency_share(k - 1)
+                  != mca_coll_shmcico_residency_share(k - 1)
+                     - mca_coll_shmcico_residency_share(k - 2),
+              "%s: loads %d to %d at a constant stride", what, k - 2, k);
+    }
+    CHECK((1u << LOADS) - 1 == seen, "%s: shares loaded %#x", what, seen);
 }
 
 static void dense(uint8_t *buf)
@@ -135,11 +143,13 @@ static void decisions(uint8_t *buf)
     CHECK(mca_coll_shmcico_residency_cold(&r, 1), "threshold 1 found a block cached");
     CHECK(!mca_coll_shmcico_residency_cold(&empty, 1), "an empty block found cold");
     threshold = mca_coll_shmcico_residency_calibrate(&cached, &flushed);
-    CHECK(0 == threshold || (flushed >= 3 * cached && cached < threshold
-                             && threshold < flushed),
+    CHECK(0 == threshold || (flushed >= 3 * cached && threshold == 2 * flushed),
           "calibration: %llu ns cached, %llu ns flushed, threshold %llu",
           (unsigned long long) cached, (unsigned long long) flushed,
           (unsigned long long) threshold);
+    CHECK(0 != threshold || 0 == flushed || flushed < 3 * cached,
+          "calibration: no threshold from %llu ns cached, %llu ns flushed",
+          (unsigned long long) cached, (unsigned long long) flushed);
     printf("calibration here: %llu ns cached, %llu ns flushed, threshold %llu ns\n",
            (unsigned long long) cached, (unsigned long long) flushed,
            (unsigned long long) threshold);

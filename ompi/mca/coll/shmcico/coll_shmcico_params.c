@@ -267,8 +267,8 @@ static void register_component_params(void)
     register_size("cache_probe_ns",
                   "Time (ns) of the cache probe's chain of dependent loads above "
                   "which a block counts as cold; 0: calibrated by each process at "
-                  "startup (half way between the chain on cached and on flushed "
-                  "lines; no probe where the machine cannot tell them apart)",
+                  "startup (twice the chain on flushed lines; no probe where "
+                  "flushed lines are not three times slower than cached ones)",
                   OPAL_INFO_LVL_6, &c->probe_ns);
     c->lazy = true;
     register_bool("lazy",

@@ -83,8 +83,9 @@ int mca_coll_shmcico_residency_points(const mca_coll_shmcico_region_t *region,
         return 0;
     }
     for (int k = 0; k < MCA_COLL_SHMCICO_RESIDENCY_LOADS; ++k) {
-        /* the middle of share k (every byte of a region shorter than the loads) */
-        uint64_t t = share > 0 ? k * share + share / 2 : (uint64_t) k % bytes;
+        /* the middle of its share (every byte of a region shorter than the loads) */
+        uint64_t j = (uint64_t) mca_coll_shmcico_residency_share(k);
+        uint64_t t = share > 0 ? j * share + share / 2 : j % bytes;
         points[k] = byte_at(region, t);
     }
     return MCA_COLL_SHMCICO_RESIDENCY_LOADS;
@@ -144,20 +145,23 @@ uint64_t mca_coll_shmcico_residency_calibrate(uint64_t *cached, uint64_t *flushe
 {
     uint64_t warm = 0, cold = 0, threshold = 0;
 #if HAVE_FLUSH
-    /* one line on each of as many pages as a probe loads, as in a block */
-    uint8_t *buf = malloc(PAGE * (MCA_COLL_SHMCICO_RESIDENCY_LOADS + 1));
+    /* one line on each of as many pages as a probe loads, three pages
+     * apart, in the probe's order and at varied offsets: no stride for a
+     * prefetcher to follow */
+    uint8_t *buf = malloc(PAGE * (3 * MCA_COLL_SHMCICO_RESIDENCY_LOADS + 1));
     const volatile uint8_t *lines[MCA_COLL_SHMCICO_RESIDENCY_LOADS];
 
     if (NULL != buf) {
         for (int k = 0; k < MCA_COLL_SHMCICO_RESIDENCY_LOADS; ++k) {
-            lines[k] = buf + (k + 1) * PAGE - 64 * (k + 1);
+            int page = 3 * mca_coll_shmcico_residency_share(k) + 1;
+            lines[k] = buf + page * PAGE + 64 * (13 * k % (PAGE / 64));
             *(volatile uint8_t *) lines[k] = (uint8_t) k;
         }
         (void) chain_median(lines, false);          /* pages and code in */
         warm = chain_median(lines, false);
         cold = chain_median(lines, true);
         free(buf);
-        threshold = cold >= 3 * warm ? (warm + cold) / 2 : 0;
+        threshold = cold >= 3 * warm ? 2 * cold : 0;
     }
 #endif
     if (NULL != cached) {

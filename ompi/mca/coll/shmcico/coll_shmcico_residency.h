@@ -23,15 +23,18 @@
  *
  *  - it loads a few bytes spread over the block, each load's address
  *    depending on the byte the one before it read, so that the misses do
- *    not overlap, and times them;
+ *    not overlap, in an order without a constant stride, so that no
+ *    stride prefetcher runs ahead of them, and times them;
  *  - a time above the threshold says "cold": the block goes through the
  *    queues even where its size says single copy.
  *
  * The threshold is calibrated once per process: the same chain of loads
- * on lines in the cache and on the same lines flushed to memory, and the
- * mean of the two medians.  Each load costs about one or the other, so a
- * chain slower than the mean found about half its lines or more in
- * memory.  Where there is no flush instruction or no clear gap, the
+ * on lines in the cache and on the same lines flushed to memory (whose
+ * pages stay in the TLB), and twice the flushed chain's median.  A block
+ * from memory also misses the TLB on every load and measured three to
+ * four flushed chains, one from the caches at most about one
+ * (docs/design.md, "Cold blocks").  Where there is no flush instruction,
+ * or flushed lines are not three times slower than cached ones, the
  * calibration gives 0 and nothing is probed.  The probe reads only bytes
  * that belong to the block.
  */
@@ -47,6 +50,15 @@
 /** Loads of one probe. */
 #define MCA_COLL_SHMCICO_RESIDENCY_LOADS 8
 
+/** The share of the block that load k reads: no two strides in a row
+ *  alike. */
+static inline int mca_coll_shmcico_residency_share(int k)
+{
+    static const int order[MCA_COLL_SHMCICO_RESIDENCY_LOADS] = { 0, 5, 2, 6, 3, 7, 1, 4 };
+
+    return order[k];
+}
+
 /**
  * Addresses of MCA_COLL_SHMCICO_RESIDENCY_LOADS bytes of region (an address
  * range of this process), one in each equal share of its packed bytes.
@@ -59,8 +71,8 @@ int mca_coll_shmcico_residency_points(const mca_coll_shmcico_region_t *region,
 uint64_t mca_coll_shmcico_residency_time(const volatile uint8_t *const *points, int n);
 
 /**
- * The threshold (ns) for this process: the mean of a chain's time on
- * cached and on flushed lines; 0 where the machine cannot tell
+ * The threshold (ns) for this process: twice a chain's time on flushed
+ * lines; 0 where the machine cannot tell
  * (no flush instruction, or flushed loads not three times slower).
  * cached and flushed return the medians measured (may be NULL).
  */
