@@ -213,7 +213,7 @@ static void calibrate_probe(mca_coll_shmcico_component_t *c)
                              "coll:shmcico: cache probe: %" PRIu64 " ns cached, %" PRIu64
                              " ns flushed: %s", cached, flushed,
                              0 == c->probe_threshold ? "too close, no probe"
-                                                     : "threshold twice the flushed chain");
+                                                     : "the flushed chain is the threshold");
 }
 
 static int shmcico_open(void)

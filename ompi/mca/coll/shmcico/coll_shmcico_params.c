@@ -63,8 +63,8 @@ static const size_t default_probe_max[MCA_COLL_SHMCICO_OP_COUNT] = {
     (size_t) 2 << 20,               /* scatterv */
     (size_t) 256 << 10,             /* gather */
     (size_t) 256 << 10,             /* gatherv */
-    (size_t) 2 << 20,               /* allgather */
-    (size_t) 2 << 20                /* allgatherv */
+    (size_t) 256 << 10,             /* allgather */
+    (size_t) 256 << 10              /* allgatherv */
 };
 
 static const mca_base_var_enum_value_t single_values[] = {
@@ -267,7 +267,7 @@ static void register_component_params(void)
     register_size("cache_probe_ns",
                   "Time (ns) of the cache probe's chain of dependent loads above "
                   "which a block counts as cold; 0: calibrated by each process at "
-                  "startup (twice the chain on flushed lines; no probe where "
+                  "startup (the chain on flushed lines; no probe where "
                   "flushed lines are not three times slower than cached ones)",
                   OPAL_INFO_LVL_6, &c->probe_ns);
     c->lazy = true;

@@ -161,7 +161,7 @@ uint64_t mca_coll_shmcico_residency_calibrate(uint64_t *cached, uint64_t *flushe
         warm = chain_median(lines, false);
         cold = chain_median(lines, true);
         free(buf);
-        threshold = cold >= 3 * warm ? 2 * cold : 0;
+        threshold = cold >= 3 * warm ? cold : 0;
     }
 #endif
     if (NULL != cached) {

@@ -30,9 +30,8 @@
  *
  * The threshold is calibrated once per process: the same chain of loads
  * on lines in the cache and on the same lines flushed to memory (whose
- * pages stay in the TLB), and twice the flushed chain's median.  A block
- * from memory also misses the TLB on every load and measured three to
- * four flushed chains, one from the caches at most about one
+ * pages stay in the TLB); the threshold is the flushed chain's median.  A
+ * probe slower than that took as long as if every line came from memory
  * (docs/design.md, "Cold blocks").  Where there is no flush instruction,
  * or flushed lines are not three times slower than cached ones, the
  * calibration gives 0 and nothing is probed.  The probe reads only bytes
@@ -71,8 +70,7 @@ int mca_coll_shmcico_residency_points(const mca_coll_shmcico_region_t *region,
 uint64_t mca_coll_shmcico_residency_time(const volatile uint8_t *const *points, int n);
 
 /**
- * The threshold (ns) for this process: twice a chain's time on flushed
- * lines; 0 where the machine cannot tell
+ * The threshold (ns) for this process: a chain's time on flushed lines; 0 where the machine cannot tell
  * (no flush instruction, or flushed loads not three times slower).
  * cached and flushed return the medians measured (may be NULL).
  */
