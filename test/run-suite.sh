@@ -367,7 +367,7 @@ default_suite() {
     run_case bcast-np3-every-block-cold 600 \
         -- env TC_TRANSPORT=queue bash -c "mpi 3 cache_probe 1 cache_probe_ns 1 \
                $single_everything $probe_everything -- mpi/test_bcast --no-huge"
-    for op in scatterv gatherv allgatherv; do
+    for op in scatter scatterv gather gatherv allgatherv; do
         run_case "$op-np3-every-block-cold" 600 \
             -- env TC_TRANSPORT=queue bash -c "mpi 3 cache_probe 1 cache_probe_ns 1 \
                    $single_everything $probe_everything -- mpi/test_vector $op"

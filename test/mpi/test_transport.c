@@ -22,6 +22,8 @@
  *  - derived datatypes: a vector of 8-byte pieces (not worth a single
  *    copy: through the queues, and not by the small path even when it
  *    is one fragment), a vector of 4 KiB pieces (single copy);
+ *  - a Scatter whose receivers take a vector of 64 pieces and call
+ *    late, after the root has sent;
  *  - every byte checked, every call served.
  * Modes:
  *   single    single copy works (coll_shmcico_single_copy_comms moved)
@@ -46,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include "shmcico_test.h"
 
@@ -262,6 +265,57 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
     st_free(&buf);
 }
 
+/* A Scatter whose receivers take their block as a vector of 64 pieces
+ * and call late: the root has sent (through the queues when the block
+ * is found cold) before a receiver posts its pieces, which must not land
+ * on the root's first fragment. */
+static void vector_scatter_late(void)
+{
+    enum { PIECES = 64, PIECE = 512 };
+    size_t n = (size_t) PIECES * PIECE, span = 2 * n * sizeof(double);
+    st_buf send = st_alloc(0 == rank ? n * sizeof(double) * (size_t) size : 8);
+    st_buf recv = st_alloc(span);
+    double *d = (double *) recv.data, *out = (double *) send.data;
+    unsigned long long q0 = counter_of(ST_SCATTER, "queue");
+    unsigned long long s0 = counter_of(ST_SCATTER, "single_copy");
+    int cold = all_cold && n * sizeof(double) <= limits_of(ST_SCATTER).probe_max;
+    MPI_Datatype vec;
+    int err;
+
+    MPI_Type_vector(PIECES, PIECE, 2 * PIECE, MPI_DOUBLE, &vec);
+    MPI_Type_commit(&vec);
+    for (size_t i = 0; 0 == rank && i < n * (size_t) size; ++i) {
+        out[i] = (double) i;
+    }
+    for (size_t i = 0; i < span / sizeof(double); ++i) {
+        d[i] = -1.0;
+    }
+    if (0 != rank) {
+        usleep(20000);      /* the root sends first */
+    }
+    err = MPI_Scatter(send.data, (int) n, MPI_DOUBLE, recv.data, 1, vec, 0, MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "late vector scatter: error %d", err);
+    for (size_t i = 0; i < span / sizeof(double); ++i) {
+        size_t piece = i / PIECE, packed = piece / 2 * PIECE + i % PIECE;
+        double want = 0 == piece % 2 ? (double) ((size_t) rank * n + packed) : -1.0;
+        if (d[i] != want) {
+            st_fail("late vector scatter: element %zu is %g, not %g", i, d[i], want);
+            break;
+        }
+    }
+    ST_CHECK(st_guards_ok(&recv), "late vector scatter: guards overwritten");
+    if (0 != rank) {
+        ST_CHECK(counter_of(ST_SCATTER, "single_copy") - s0 == (unsigned) (single_works && !cold)
+                 && counter_of(ST_SCATTER, "queue") - q0 == (unsigned) !(single_works && !cold),
+                 "late vector scatter: single copy +%llu queue +%llu",
+                 counter_of(ST_SCATTER, "single_copy") - s0,
+                 counter_of(ST_SCATTER, "queue") - q0);
+    }
+    MPI_Type_free(&vec);
+    st_free(&send);
+    st_free(&recv);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -295,6 +349,7 @@ int main(int argc, char **argv)
     vector_bcast(40000, 1, 0);
     vector_bcast(3, 1, 0);          /* one fragment, but not plain bytes */
     vector_bcast(64, 512, 1);
+    vector_scatter_late();
     ST_CHECK(st_counter("single_copy_comms") == (unsigned) single_works,
              "single_copy_comms moved by %llu", st_counter("single_copy_comms"));
     ST_CHECK(st_counter("single_copy_refused") == (unsigned) (0 == strcmp(mode, "refused")),

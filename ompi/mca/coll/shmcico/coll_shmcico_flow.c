@@ -146,23 +146,29 @@ void mca_coll_shmcico_receive(mca_coll_shmcico_call_t *call,
     flow->state = MCA_COLL_SHMCICO_FLOW_WAITING;
 }
 
+void mca_coll_shmcico_offer(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
+{
+    mca_coll_shmcico_engine_t *e = call->engine;
+
+    if (flow->block->region->npieces > 1) {
+        /* its pieces go into its first slot of the bank */
+        mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &call->op);
+    }
+    mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, true);
+    mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, flow->block->region);
+    flow->claim_proc = e->rank;
+}
+
 void mca_coll_shmcico_receive_from_root(mca_coll_shmcico_call_t *call,
                                         mca_coll_shmcico_flow_t *flow, int data_proc,
                                         int peer, bool offer)
 {
-    mca_coll_shmcico_engine_t *e = call->engine;
-
-    if (offer) {
-        if (flow->block->region->npieces > 1) {
-            /* its pieces go into its first slot of the bank */
-            mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &call->op);
-        }
-        mca_coll_shmcico_xfer_open(&e->view, e->rank, &call->op, true);
-        mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, flow->block->region);
-    }
-    mca_coll_shmcico_receive(call, flow, e->rank, data_proc, peer);
+    mca_coll_shmcico_receive(call, flow, call->engine->rank, data_proc, peer);
     flow->from_root = true;
-    flow->claim_proc = offer ? e->rank : -1;
+    flow->claim_proc = -1;
+    if (offer) {
+        mca_coll_shmcico_offer(call, flow);
+    }
 }
 
 bool mca_coll_shmcico_receive_single(mca_coll_shmcico_call_t *call,

@@ -88,7 +88,8 @@ typedef struct mca_coll_shmcico_call_t {
     uint64_t acks_expected;         /**< readers that must acknowledge this process */
     bool (*on_single)(struct mca_coll_shmcico_call_t *call,
                       mca_coll_shmcico_flow_t *flow,
-                      const mca_coll_shmcico_flag_t *flag);   /**< Bcast: forward */
+                      const mca_coll_shmcico_flag_t *flag);   /**< Bcast: forward;
+                                                                  Scatter: offer late */
     bool rings;                     /**< some receive flow reads a ring */
     const int *children;            /**< Bcast: whom a receive flow forwards to */
     int nchildren;
@@ -185,6 +186,11 @@ void mca_coll_shmcico_receive(mca_coll_shmcico_call_t *call,
 void mca_coll_shmcico_receive_from_root(mca_coll_shmcico_call_t *call,
                                         mca_coll_shmcico_flow_t *flow, int data_proc,
                                         int peer, bool offer);
+
+/** A receiver offers to share the chunks of its block's single copy:
+ *  its region posted (its pieces in its first slot of the bank) and its
+ *  xfer line open for claims, its own claims taken there. */
+void mca_coll_shmcico_offer(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow);
 
 /** Set up a receive flow's single copy from its first flag: the
  *  source's block, chunks, and whose claims (claim_proc) it takes. */
