@@ -40,8 +40,10 @@
  * shmcico-bench sweeps of single copy for every block against queues
  * only, np 2, warm and cold caches, in both states of the test machine
  * (docs/results/transport-np2-chunks), checked by the main table's runs
- * (docs/results/repeat-np2-256k-crossover); docs/tuning.md, "Single copy
- * or queues", says how each was chosen. */
+ * (docs/results/repeat-np2-256k-crossover), with cold blocks sent through
+ * the queues by the cache probe (docs/results/cold-probe-np2); without
+ * the probe Bcast and Scatter(v) measured better from 1 MiB.
+ * docs/tuning.md, "Single copy or queues", says how each was chosen. */
 static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
     (size_t) 256 << 10,             /* bcast */
     (size_t) 256 << 10,             /* scatter */
