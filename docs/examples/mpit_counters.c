@@ -28,7 +28,7 @@
 #include <string.h>
 
 #define PREFIX "coll_shmcico_"
-#define MAX_VARS 64
+#define MAX_VARS 256         /* coll/shmcico registers 70 */
 
 typedef struct var {
     char name[128];
