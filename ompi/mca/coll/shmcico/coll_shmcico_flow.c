@@ -166,7 +166,8 @@ void mca_coll_shmcico_receive_from_root(mca_coll_shmcico_call_t *call,
     mca_coll_shmcico_receive(call, flow, call->engine->rank, data_proc, peer);
     flow->from_root = true;
     flow->claim_proc = -1;
-    if (offer) {
+    flow->offer_late = offer && flow->block->region->npieces > 1;
+    if (offer && !flow->offer_late) {
         mca_coll_shmcico_offer(call, flow);
     }
 }
@@ -290,7 +291,11 @@ static bool step_waiting(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t 
         return true;
     }
     if (MCA_COLL_SHMCICO_KIND_SINGLE == kind) {
-        bool ok = NULL != call->on_single ? call->on_single(call, flow, flag)
+        bool ok;
+        if (flow->offer_late) {
+            mca_coll_shmcico_offer(call, flow);
+        }
+        ok = NULL != call->on_single ? call->on_single(call, flow, flag)
             : mca_coll_shmcico_receive_single(call, flow, flag, flow->claim_proc);
         if (!ok) {
             copy_failed(call, EPROTO);

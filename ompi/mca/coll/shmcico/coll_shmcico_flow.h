@@ -73,6 +73,7 @@ typedef struct mca_coll_shmcico_flow_t {
     bool complete;                  /**< receive: nothing was dropped */
     bool passing;                   /**< receive: its children copy from its source */
     bool from_root;                 /**< receive: a refusal is the root's, for all */
+    bool offer_late;                /**< receive: offer when the SINGLE flag comes */
     bool entry;                     /**< send single: the reader is a Gather root,
                                          its block is in its entries */
 } mca_coll_shmcico_flow_t;
@@ -88,8 +89,7 @@ typedef struct mca_coll_shmcico_call_t {
     uint64_t acks_expected;         /**< readers that must acknowledge this process */
     bool (*on_single)(struct mca_coll_shmcico_call_t *call,
                       mca_coll_shmcico_flow_t *flow,
-                      const mca_coll_shmcico_flag_t *flag);   /**< Bcast: forward;
-                                                                  Scatter: offer late */
+                      const mca_coll_shmcico_flag_t *flag);   /**< Bcast: forward */
     bool rings;                     /**< some receive flow reads a ring */
     const int *children;            /**< Bcast: whom a receive flow forwards to */
     int nchildren;
@@ -181,7 +181,10 @@ void mca_coll_shmcico_receive(mca_coll_shmcico_call_t *call,
  * A receive flow of a block the root sends (Bcast, Scatter(v)),
  * announced in this process's own flag: a refusal there is the root's,
  * for everyone.  With offer, this process's region is posted and its
- * xfer line opened for claims, so that the root can help copy into it.
+ * xfer line opened for claims, so that the root can help copy into it:
+ * at once for a region of one piece per element, when the SINGLE flag
+ * comes for more (their pieces go into this process's first slot, where
+ * a root that sends the block through the queues after all may write).
  */
 void mca_coll_shmcico_receive_from_root(mca_coll_shmcico_call_t *call,
                                         mca_coll_shmcico_flow_t *flow, int data_proc,

@@ -81,29 +81,14 @@ static void scatter_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_b
     }
 }
 
-/* A receiver whose element has several pieces offers only once its flag
- * says single copy: its pieces go into its first slot, where a root that
- * sends the block through the queues instead (a block it found cold, a
- * layout it cannot publish) writes the first fragment. */
-static bool offer_late(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow,
-                       const mca_coll_shmcico_flag_t *flag)
-{
-    mca_coll_shmcico_offer(call, flow);
-    return mca_coll_shmcico_receive_single(call, flow, flag, flow->claim_proc);
-}
-
 static void scatter_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_block_t *own,
                            int root)
 {
     mca_coll_shmcico_engine_t *e = call->engine;
     mca_coll_shmcico_flow_t *flow = one_flow(call, MCA_COLL_SHMCICO_FLOW_RECEIVE, own, root);
-    bool single = mca_coll_shmcico_goes_single(e, own);
-    bool late = single && own->region->npieces > 1;
 
-    mca_coll_shmcico_receive_from_root(call, flow, e->rank, root, single && !late);
-    if (late) {
-        call->on_single = offer_late;
-    }
+    mca_coll_shmcico_receive_from_root(call, flow, e->rank, root,
+                                       mca_coll_shmcico_goes_single(e, own));
 }
 
 /* ------------------------------------------------------------------ */
