@@ -36,38 +36,30 @@
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
 
-/* Blocks from these sizes on go by single copy: the crossovers of the
- * shmcico-bench sweeps of single copy for every block against queues
+/* Per operation: blocks from single_min on go by single copy, and up to
+ * probe_max their sender first probes whether they left the caches (a
+ * cold block goes through the queues).  single_min: the crossovers of
+ * the shmcico-bench sweeps of single copy for every block against queues
  * only, np 2, warm and cold caches, in both states of the test machine
  * (docs/results/transport-np2-chunks), checked by the main table's runs
- * (docs/results/repeat-np2-256k-crossover), with cold blocks sent through
- * the queues by the cache probe (docs/results/cold-probe-np2); without
- * the probe Bcast and Scatter(v) measured better from 1 MiB.
- * docs/tuning.md, "Single copy or queues", says how each was chosen. */
-static const size_t default_single_min[MCA_COLL_SHMCICO_OP_COUNT] = {
-    (size_t) 256 << 10,             /* bcast */
-    (size_t) 256 << 10,             /* scatter */
-    (size_t) 256 << 10,             /* scatterv */
-    (size_t) 256 << 10,             /* gather */
-    (size_t) 256 << 10,             /* gatherv */
-    (size_t) 128 << 10,             /* allgather */
-    (size_t) 128 << 10              /* allgatherv */
+ * (docs/results/repeat-np2-256k-crossover); without the probe Bcast and
+ * Scatter(v) measured better from 1 MiB.  probe_max: the sweeps of
+ * docs/results/cold-probe-np2.  docs/tuning.md, "Single copy or queues"
+ * and "Cold blocks", says how each was chosen. */
+static const struct {
+    size_t single_min;
+    size_t probe_max;
+} op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
+    { (size_t) 256 << 10, (size_t) 2 << 20 },       /* bcast */
+    { (size_t) 256 << 10, (size_t) 2 << 20 },       /* scatter */
+    { (size_t) 256 << 10, (size_t) 2 << 20 },       /* scatterv */
+    { (size_t) 256 << 10, (size_t) 256 << 10 },     /* gather */
+    { (size_t) 256 << 10, (size_t) 256 << 10 },     /* gatherv */
+    { (size_t) 128 << 10, (size_t) 256 << 10 },     /* allgather */
+    { (size_t) 128 << 10, (size_t) 256 << 10 }      /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
-
-/* Blocks up to these sizes that would go by single copy go through the
- * queues when their sender finds them out of the caches: the sweeps of
- * docs/results/cold-probe-np2 (docs/tuning.md, "Cold blocks"). */
-static const size_t default_probe_max[MCA_COLL_SHMCICO_OP_COUNT] = {
-    (size_t) 2 << 20,               /* bcast */
-    (size_t) 2 << 20,               /* scatter */
-    (size_t) 2 << 20,               /* scatterv */
-    (size_t) 256 << 10,             /* gather */
-    (size_t) 256 << 10,             /* gatherv */
-    (size_t) 256 << 10,             /* allgather */
-    (size_t) 256 << 10              /* allgatherv */
-};
 
 static const mca_base_var_enum_value_t single_values[] = {
     {MCA_COLL_SHMCICO_SINGLE_AUTO, "auto"},
@@ -176,7 +168,7 @@ static void register_op_params(void)
                  "Smallest block of a %s (bytes) that goes straight between user "
                  "buffers (single copy) rather than through the shared queues",
                  op_names[op]);
-        c->params.single_min[op] = default_single_min[op];
+        c->params.single_min[op] = op_defaults[op].single_min;
         register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_min[op]);
 
         snprintf(name, sizeof(name), "%s_cache_probe_max", op_names[op]);
@@ -184,7 +176,7 @@ static void register_op_params(void)
                  "Largest block of a %s (bytes) whose sender, where its size says "
                  "single copy, first probes whether it sits in the caches "
                  "(coll_shmcico_cache_probe).  0: no probe", op_names[op]);
-        c->probe_max[op] = default_probe_max[op];
+        c->probe_max[op] = op_defaults[op].probe_max;
         register_size(name, help, OPAL_INFO_LVL_5, &c->probe_max[op]);
     }
 }
