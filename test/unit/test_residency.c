@@ -112,7 +112,8 @@ static void with_gaps(uint8_t *buf)
 
 static void many_pieces(uint8_t *buf)
 {
-    /* more pieces than the probe walks: it loads first pieces */
+    /* more pieces than the probe walks: it loads the first byte of a
+     * piece as far into the list as its share is into the element */
     enum { N = 100 };
     mca_coll_shmcico_piece_t pieces[N];
     mca_coll_shmcico_region_t r = region(buf, 40, 16 * N, 8 * N, N, pieces);
@@ -126,6 +127,15 @@ static void many_pieces(uint8_t *buf)
     CHECK(LOADS == n, "100 pieces: %d loads", n);
     for (int k = 0; k < n; ++k) {
         CHECK(packed_index(&r, points[k]) >= 0, "100 pieces: load %d outside the block", k);
+    }
+    /* one element of them: the loads still spread over its pieces */
+    r.count = 1;
+    n = mca_coll_shmcico_residency_points(&r, points);
+    for (int k = 0; k < n; ++k) {
+        long long at = packed_index(&r, points[k]);
+        CHECK(at >= 0 && (uint64_t) at / (r.size / LOADS)
+                             == (uint64_t) mca_coll_shmcico_residency_share(k),
+              "one element of 100 pieces: load %d at packed byte %lld", k, at);
     }
 }
 

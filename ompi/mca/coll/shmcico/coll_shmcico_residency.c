@@ -18,8 +18,8 @@
 
 #include "coll_shmcico_residency.h"
 
-/* pieces walked to find a sample's piece; beyond, each sample takes its
- * element's first piece */
+/* pieces walked to find a sample's piece; beyond, a sample takes the
+ * first byte of a piece chosen by proportion */
 #define MAX_WALK 64
 /* chains timed for each median of the calibration */
 #define CALIBRATION_ROUNDS 31
@@ -64,17 +64,23 @@ static const volatile uint8_t *byte_at(const mca_coll_shmcico_region_t *r, uint6
     const mca_coll_shmcico_piece_t *piece = &r->pieces[0];
 
     if (r->npieces > MAX_WALK) {
+        /* too many to walk: the first byte of the piece as far into the
+         * list as the byte is into the element (a piece of 0 bytes is
+         * none of the block's: take the element's first piece then) */
+        piece = &r->pieces[within * r->npieces / r->size];
+        piece = piece->len > 0 ? piece : &r->pieces[0];
         within = 0;
-    }
-    for (uint64_t j = 0; j + 1 < r->npieces && within >= piece->len; ++j, ++piece) {
-        within -= piece->len;
+    } else {
+        for (uint64_t j = 0; j + 1 < r->npieces && within >= piece->len; ++j, ++piece) {
+            within -= piece->len;
+        }
     }
     return (const volatile uint8_t *) (uintptr_t)
         (r->base + element * (uint64_t) r->extent + (uint64_t) piece->offset + within);
 }
 
 int mca_coll_shmcico_residency_points(const mca_coll_shmcico_region_t *region,
-                                  const volatile uint8_t **points)
+                                      const volatile uint8_t **points)
 {
     uint64_t bytes = mca_coll_shmcico_region_bytes(region);
     uint64_t share = bytes / MCA_COLL_SHMCICO_RESIDENCY_LOADS;

@@ -64,7 +64,7 @@ static inline int mca_coll_shmcico_residency_share(int k)
  * Returns how many (0 for an empty region).
  */
 int mca_coll_shmcico_residency_points(const mca_coll_shmcico_region_t *region,
-                                  const volatile uint8_t **points);
+                                      const volatile uint8_t **points);
 
 /** Nanoseconds that n dependent loads from points[] took. */
 uint64_t mca_coll_shmcico_residency_time(const volatile uint8_t *const *points, int n);
