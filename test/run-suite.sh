@@ -243,7 +243,7 @@ default_suite() {
         --expect 'coll_shmcico_allgatherv_single_copy_min"' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
         --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \
-        --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "2097152"' \
+        --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "8388608"' \
         --expect 'coll_shmcico_max_procs"' \
         --expect 'coll_shmcico_backing_dir" \(current value: "' \
         --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
@@ -258,6 +258,7 @@ default_suite() {
     run_case cache-probe-on-by-default 60 \
         --expect 'coll_shmcico_cache_probe" \(current value: "true", data source: default' \
         --expect 'coll_shmcico_gather_cache_probe_max" \(current value: "262144", data source: default' \
+        --expect 'coll_shmcico_allgatherv_cache_probe_max" \(current value: "4194304", data source: default' \
         -- env -u OMPI_MCA_coll_shmcico_cache_probe \
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used

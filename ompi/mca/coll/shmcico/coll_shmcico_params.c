@@ -44,19 +44,20 @@
  * (docs/results/transport-np2-chunks), checked by the main table's runs
  * (docs/results/repeat-np2-256k-crossover); without the probe Bcast and
  * Scatter(v) measured better from 1 MiB.  probe_max: the sweeps of
- * docs/results/cold-probe-np2.  docs/tuning.md, "Single copy or queues"
- * and "Cold blocks", says how each was chosen. */
+ * docs/results/cold-probe-np2 and of its limits/ directory.
+ * docs/tuning.md, "Single copy or queues" and "Cold blocks", says how
+ * each was chosen. */
 static const struct {
     size_t single_min;
     size_t probe_max;
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 256 << 10, (size_t) 2 << 20 },       /* bcast */
+    { (size_t) 256 << 10, (size_t) 8 << 20 },       /* bcast */
     { (size_t) 256 << 10, (size_t) 2 << 20 },       /* scatter */
     { (size_t) 256 << 10, (size_t) 2 << 20 },       /* scatterv */
     { (size_t) 256 << 10, (size_t) 256 << 10 },     /* gather */
     { (size_t) 256 << 10, (size_t) 256 << 10 },     /* gatherv */
-    { (size_t) 128 << 10, (size_t) 256 << 10 },     /* allgather */
-    { (size_t) 128 << 10, (size_t) 256 << 10 }      /* allgatherv */
+    { (size_t) 128 << 10, (size_t) 4 << 20 },       /* allgather */
+    { (size_t) 128 << 10, (size_t) 4 << 20 }        /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
