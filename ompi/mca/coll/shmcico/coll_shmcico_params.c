@@ -38,26 +38,26 @@
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
- * cold block goes through the queues).  single_min: the crossovers of
- * the shmcico-bench sweeps of single copy for every block against queues
- * only, np 2, warm and cold caches, in both states of the test machine
- * (docs/results/transport-np2-chunks), checked by the main table's runs
- * (docs/results/repeat-np2-256k-crossover); without the probe Bcast and
- * Scatter(v) measured better from 1 MiB.  probe_max: the sweeps of
- * docs/results/cold-probe-np2 and of its limits/ directory.
+ * cold block goes through the queues).  Both come from shmcico-bench
+ * runs at np 2 against coll/tuned: single_min from the sweeps of single
+ * copy against queues only (docs/results/transport-np2-chunks) and,
+ * since the probe keeps cold blocks off single copy, from alternating
+ * runs with warm blocks at 64 and 128 KiB
+ * (docs/results/crossover-np2-probe); probe_max from the sweeps of
+ * docs/results/cold-probe-np2 and its limits/ directory.
  * docs/tuning.md, "Single copy or queues" and "Cold blocks", says how
  * each was chosen. */
 static const struct {
     size_t single_min;
     size_t probe_max;
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 256 << 10, (size_t) 8 << 20 },       /* bcast */
-    { (size_t) 256 << 10, (size_t) 2 << 20 },       /* scatter */
-    { (size_t) 256 << 10, (size_t) 2 << 20 },       /* scatterv */
-    { (size_t) 256 << 10, (size_t) 256 << 10 },     /* gather */
-    { (size_t) 256 << 10, (size_t) 256 << 10 },     /* gatherv */
-    { (size_t) 128 << 10, (size_t) 4 << 20 },       /* allgather */
-    { (size_t) 128 << 10, (size_t) 4 << 20 }        /* allgatherv */
+    { (size_t) 128 << 10, (size_t) 8 << 20 },       /* bcast */
+    { (size_t) 128 << 10, (size_t) 2 << 20 },       /* scatter */
+    { (size_t) 128 << 10, (size_t) 2 << 20 },       /* scatterv */
+    { (size_t) 128 << 10, (size_t) 256 << 10 },     /* gather */
+    { (size_t) 128 << 10, (size_t) 256 << 10 },     /* gatherv */
+    { (size_t) 64 << 10, (size_t) 4 << 20 },        /* allgather */
+    { (size_t) 64 << 10, (size_t) 4 << 20 }         /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
