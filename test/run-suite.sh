@@ -240,7 +240,8 @@ default_suite() {
         --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: environment' \
         --expect 'coll_shmcico_single_copy" \(current value: "auto"' \
         --expect 'coll_shmcico_single_copy_chunk"' \
-        --expect 'coll_shmcico_allgatherv_single_copy_min"' \
+        --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "131072", data source: default' \
+        --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "65536", data source: default' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
         --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \
         --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "8388608"' \
