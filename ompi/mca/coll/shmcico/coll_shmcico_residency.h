@@ -13,7 +13,7 @@
  *
  * The cache probe: whether a block about to be sent sits in the caches.
  *
- * Which transport is faster for a block of 256 KiB to a few MiB depends
+ * Which transport is faster for a block of 128 KiB to a few MiB depends
  * less on its size than on where its bytes are: from the caches, single
  * copy wins (both cores copy, one copy per byte); from memory, the
  * queues win by three to four times (docs/design.md, "Cold blocks").
