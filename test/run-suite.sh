@@ -353,7 +353,7 @@ default_suite() {
     done
     run_case bcast-np5-queues-only 600 \
         -- env TC_TRANSPORT=queue bash -c "mpi 5 single_copy off -- mpi/test_bcast --no-huge"
-    for op in scatterv gatherv allgatherv; do
+    for op in allgather scatterv gatherv allgatherv; do
         run_case "$op-np4-queues-only" 600 \
             -- env TC_TRANSPORT=queue bash -c "mpi 4 single_copy off -- mpi/test_vector $op"
     done
