@@ -936,6 +936,36 @@ static void sync_clocks(bench_point_t *point)
     run->max_sync_error = fmax(run->max_sync_error, point->clock.error);
 }
 
+/* Whether some component of the point kept no launch: every stage was
+ * disrupted (its launches started late), as when the clock offsets went
+ * stale during the point.  Rank 0 knows; every rank gets the answer. */
+static bool nothing_valid(const bench_point_t *point)
+{
+    int none = 0;
+
+    if (0 == point->run->rank) {
+        for (int a = 0; a < point->nactive; ++a) {
+            none |= 0 == point->valid[point->active[a]];
+        }
+    }
+    MPI_Bcast(&none, 1, MPI_INT, 0, point->run->ctl);
+    return 0 != none;
+}
+
+/* The point's stages, and once more from a new clock sync, its launches
+ * so far dropped, when a component kept none. */
+static void measure_stages(bench_point_t *point, bench_pool_t *pool)
+{
+    run_stages(point, pool);
+    if (nothing_valid(point)) {
+        memset(point->launches, 0, sizeof(point->launches));
+        memset(point->valid, 0, sizeof(point->valid));
+        point->stage = 0;
+        sync_clocks(point);
+        run_stages(point, pool);
+    }
+}
+
 static void measure_point(bench_run_t *run, int op_id, size_t size,
                           bench_pool_t *pool)
 {
@@ -958,7 +988,7 @@ static void measure_point(bench_run_t *run, int op_id, size_t size,
     sync_clocks(point);
     check_components(point, pool);
     if (point->nactive > 0) {
-        run_stages(point, pool);
+        measure_stages(point, pool);
     }
     reduce_tallies(point);
     if (rank0) {
