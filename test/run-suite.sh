@@ -219,6 +219,7 @@ default_suite() {
         run_case unit-engine-vector 300 -- unit/test_engine_vector
         run_case unit-engine-small 300 -- unit/test_engine_small
         run_case unit-residency 60 -- unit/test_residency
+        run_case unit-single 60 -- unit/test_single
         if [ -x unit/tsan_engine_bcast ] && [ -z "${SANITIZER_PRELOAD:-}" ]; then
             run_case unit-engine-bcast-tsan 600 -- unit/tsan_engine_bcast
             run_case unit-engine-vector-tsan 600 -- unit/tsan_engine_vector

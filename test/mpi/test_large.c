@@ -10,8 +10,11 @@
 /*
  * 64-bit sizes end to end: a Gatherv whose total is over 2^31 bytes, with
  * a block that starts more than 2^31 bytes into the root's buffer, and the
- * Scatterv that sends it back; every byte checked, both served by
- * coll/shmcico.  Needs (2p + 1) blocks of 1.2 GB of memory (6 GB at np 2).
+ * Scatterv that sends it back; then an Allgather of blocks of 2^31 + 13
+ * bytes, each one single copy of more than the kernel moves in one call;
+ * every byte checked, all served by coll/shmcico, the Allgather by single
+ * copy.  Needs (2p + 1) blocks of 1.2 GB, then p + 1 blocks of 2 GiB per
+ * process (13 GB at np 2).
  * Not in the default suite: run it with "make check-large".
  */
 
@@ -36,6 +39,61 @@ static long first_wrong(const double *block, int rank, size_t n)
         }
     }
     return -1;
+}
+
+/* a type of BIG_BYTES bytes: two halves of 2^30 and 13 bytes */
+#define BIG_BYTES ((size_t) 2147483661)     /* 2^31 + 13 */
+
+static MPI_Datatype big_type(void)
+{
+    MPI_Datatype half, parts[2], big;
+    int lens[2] = { 2, 13 };
+    MPI_Aint displs[2] = { 0, (MPI_Aint) 1 << 31 };
+
+    MPI_Type_contiguous(1 << 30, MPI_BYTE, &half);
+    parts[0] = half;
+    parts[1] = MPI_BYTE;
+    MPI_Type_create_struct(2, lens, displs, parts, &big);
+    MPI_Type_commit(&big);
+    MPI_Type_free(&half);
+    return big;
+}
+
+static unsigned char big_value(int rank, size_t i)
+{
+    return (unsigned char) ((size_t) rank * 31 + i % 251);
+}
+
+/* An Allgather of one block of 2^31 + 13 bytes from every process: one
+ * chunk by single copy, more than the kernel moves in one call. */
+static void check_allgather(int rank, int size)
+{
+    unsigned char *mine = malloc(BIG_BYTES), *all = malloc((size_t) size * BIG_BYTES);
+    unsigned long long served = st_counter("allgather_served");
+    unsigned long long single = st_counter("allgather_single_copy");
+    MPI_Datatype big = big_type();
+    int err;
+
+    ST_CHECK(NULL != mine && NULL != all, "no memory for the allgather");
+    for (size_t i = 0; NULL != mine && i < BIG_BYTES; ++i) {
+        mine[i] = big_value(rank, i);
+    }
+    err = NULL != mine && NULL != all
+        ? MPI_Allgather(mine, 1, big, all, 1, big, MPI_COMM_WORLD) : MPI_ERR_NO_MEM;
+    ST_CHECK(MPI_SUCCESS == err, "allgather error %d", err);
+    ST_CHECK(1 == st_counter("allgather_served") - served, "allgather not served by shmcico");
+    ST_CHECK(1 == st_counter("allgather_single_copy") - single,
+             "allgather not by single copy");
+    for (int b = 0; MPI_SUCCESS == err && b < size; ++b) {
+        size_t i = 0;
+        while (i < BIG_BYTES && all[(size_t) b * BIG_BYTES + i] == big_value(b, i)) {
+            ++i;
+        }
+        ST_CHECK(i == BIG_BYTES, "allgather at rank %d: block %d wrong at byte %zu", rank, b, i);
+    }
+    MPI_Type_free(&big);
+    free(mine);
+    free(all);
 }
 
 int main(int argc, char **argv)
@@ -87,6 +145,7 @@ int main(int argc, char **argv)
 
     free(all);
     free(mine);
+    check_allgather(rank, size);
     free(counts);
     free(displs);
     return st_finish("test_large");

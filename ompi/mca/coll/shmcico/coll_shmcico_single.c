@@ -16,8 +16,8 @@
 
 #include "coll_shmcico_single.h"
 
-/* spans handed to the copier at once: CMA takes up to IOV_MAX (1024) */
-#define PAIRS 128
+#define PAIRS MCA_COLL_SHMCICO_CALL_PAIRS
+#define CALL_BYTES MCA_COLL_SHMCICO_CALL_BYTES
 
 void mca_coll_shmcico_region_contig(mca_coll_shmcico_region_t *region, void *bytes,
                                     uint64_t len)
@@ -179,6 +179,7 @@ int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int pe
     struct iovec liov[PAIRS], riov[PAIRS];
     cursor_t lc, rc;
     size_t n = 0;
+    uint64_t in_call = 0;
     int err = 0;
 
     if (0 == len) {
@@ -191,13 +192,16 @@ int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int pe
         uint64_t take = llen < rlen ? llen : rlen;
 
         take = take < len ? take : len;
+        take = take < CALL_BYTES - in_call ? take : CALL_BYTES - in_call;
         n = add_pair(liov, riov, n, laddr, raddr, take);
         cursor_advance(&lc, take);
         cursor_advance(&rc, take);
         len -= take;
-        if (PAIRS == n || 0 == len) {
+        in_call += take;
+        if (PAIRS == n || 0 == len || CALL_BYTES == in_call) {
             err = copier->copy(copier->context, peer, to_peer, liov, riov, n);
             n = 0;
+            in_call = 0;
         }
     }
     return err;

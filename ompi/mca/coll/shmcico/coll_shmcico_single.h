@@ -112,10 +112,19 @@ static inline void mca_coll_shmcico_region_block(mca_coll_shmcico_region_t *regi
     region->count = count;
 }
 
+/** Pairs of spans handed to the copier at once (CMA takes up to IOV_MAX,
+ *  1024). */
+#define MCA_COLL_SHMCICO_CALL_PAIRS 128
+/** Bytes handed to the copier at once: Linux moves at most 2 GiB - 4 KiB
+ *  per call and cuts the rest off, which the copier takes for a fault. */
+#define MCA_COLL_SHMCICO_CALL_BYTES ((uint64_t) 1 << 30)
+
 /**
  * Copy len bytes between the local region (this process's buffer), from
  * its packed byte local_offset on, and the remote one (peer's), from
- * remote_offset on; into the peer when to_peer.  Returns 0 or an errno
+ * remote_offset on; into the peer when to_peer.  The copier is called
+ * with at most MCA_COLL_SHMCICO_CALL_PAIRS pairs and
+ * MCA_COLL_SHMCICO_CALL_BYTES bytes at a time.  Returns 0 or an errno
  * value.
  */
 int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int peer,
