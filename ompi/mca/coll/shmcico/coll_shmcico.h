@@ -83,7 +83,7 @@ typedef struct mca_coll_shmcico_params_t {
     int32_t tree;
     int32_t tree_degree;
     int32_t single_copy;                            /**< mca_coll_shmcico_single_mode_t */
-    uint64_t chunk;                                 /**< largest single-copy chunk */
+    uint64_t chunk;                                 /**< largest shared single-copy chunk */
     uint64_t max_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< 0: no limit */
     uint64_t single_min[MCA_COLL_SHMCICO_OP_COUNT]; /**< blocks from here go single copy */
 } mca_coll_shmcico_params_t;

@@ -198,9 +198,10 @@ static void register_segment_params(void)
                  &p->banks);
     p->chunk = DEFAULT_CHUNK;
     register_size("single_copy_chunk",
-                  "Largest chunk (bytes) of a single copy: a block is copied in "
-                  "quarters of at least 128 KiB (one chunk for Allgather(v)) and "
-                  "chunks of at most this", OPAL_INFO_LVL_5, &p->chunk);
+                  "Largest chunk (bytes) of a single copy that two processes share "
+                  "(Bcast, Scatter(v), Gather(v)): a block is copied in quarters of "
+                  "at least 128 KiB and chunks of at most this; an Allgather(v) "
+                  "block is one chunk", OPAL_INFO_LVL_5, &p->chunk);
     p->fragment_size = DEFAULT_FRAGMENT;
     register_size("fragment_size",
                   "Bytes per slot (f); rounded up to a multiple of 64 (a cache "

@@ -93,14 +93,18 @@ static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
 /* Opening the buffers                                                  */
 
 /* A single copy of a block is cut into quarters of at least 128 KiB
- * that its copiers share, and into one chunk for Allgather(v), whose
- * readers nobody helps: every chunk is a kernel call of a few us
- * (docs/design.md, "Chunks"). */
+ * and at most coll_shmcico_single_copy_chunk that its copiers share, and
+ * into one chunk for Allgather(v), whose readers nobody helps: every
+ * chunk is a kernel call of a few us (docs/design.md, "Chunks"). */
 static uint64_t chunk_for(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                           uint64_t bytes)
 {
-    uint64_t part = is_rooted(op) ? (bytes / 4 + 4095) / 4096 * 4096 : bytes;
+    uint64_t part;
 
+    if (!is_rooted(op)) {
+        return bytes;
+    }
+    part = (bytes / 4 + 4095) / 4096 * 4096;
     part = part < MIN_CHUNK ? MIN_CHUNK : part;
     return part < module->params.chunk ? part : module->params.chunk;
 }
