@@ -33,7 +33,9 @@
  *             finds every block cold, so a block up to its operation's
  *             coll_shmcico_<op>_cache_probe_max goes through the queues
  *             whatever its size, a larger one by single copy; its sender
- *             counts it in coll_shmcico_<op>_cold, its receivers follow
+ *             counts it in coll_shmcico_<op>_cold, its receivers follow;
+ *             a call that a size limit (the shmcico_max_bytes hint) hands
+ *             over counts no block
  *   refused   the processes make themselves non-dumpable before
  *             MPI_Init and run without CAP_SYS_PTRACE (the suite drops it
  *             from the bounding set): the kernel refuses CMA between
@@ -55,6 +57,7 @@
 static int rank, size;
 static int single_works;
 static int all_cold;            /* every probed block found cold */
+static int comms = 1;           /* communicators with a segment: the world's, dups */
 
 /* the transports a process must count for its part of a call */
 typedef struct expect_t {
@@ -217,6 +220,33 @@ static void mixed(void)
     }
 }
 
+/* A Bcast over the size limit of its communicator's hint goes to the
+ * previous component: no process counts it served, nor a block of it
+ * cold, though the root probed its block before the limit's verdict. */
+static void declined_counts_no_cold(void)
+{
+    size_t bytes = limits_of(ST_BCAST).probe_max;
+    unsigned long long v0 = counter_of(ST_BCAST, "served"), c0 = counter_of(ST_BCAST, "cold");
+    int counts[64];
+    MPI_Info info;
+    MPI_Comm comm;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "shmcico_max_bytes", "bcast:1000");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
+    MPI_Info_free(&info);
+    ++comms;
+    for (int j = 0; j < size; ++j) {
+        counts[j] = (int) bytes;
+    }
+    (void) st_simple_call(ST_BCAST, comm, 0, counts, 77);
+    ST_CHECK(counter_of(ST_BCAST, "served") == v0, "bcast over the hint's limit: served +%llu",
+             counter_of(ST_BCAST, "served") - v0);
+    ST_CHECK(counter_of(ST_BCAST, "cold") == c0,
+             "bcast over the hint's limit: found cold +%llu", counter_of(ST_BCAST, "cold") - c0);
+    MPI_Comm_free(&comm);
+}
+
 /* A Bcast of a vector of pieces of piece bytes: worth a single copy
  * only when the pieces are large. */
 static void vector_bcast(int pieces, int piece_doubles, int want_single)
@@ -350,9 +380,11 @@ int main(int argc, char **argv)
     vector_bcast(3, 1, 0);          /* one fragment, but not plain bytes */
     vector_bcast(64, 512, 1);
     vector_scatter_late();
-    ST_CHECK(st_counter("single_copy_comms") == (unsigned) single_works,
+    declined_counts_no_cold();
+    ST_CHECK(st_counter("single_copy_comms") == (unsigned) (single_works * comms),
              "single_copy_comms moved by %llu", st_counter("single_copy_comms"));
-    ST_CHECK(st_counter("single_copy_refused") == (unsigned) (0 == strcmp(mode, "refused")),
+    ST_CHECK(st_counter("single_copy_refused")
+             == (unsigned) ((0 == strcmp(mode, "refused")) * comms),
              "single_copy_refused moved by %llu", st_counter("single_copy_refused"));
     return st_finish("test_transport");
 }

@@ -131,21 +131,24 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
 
 /* A block this process sends to another, which its size sends by single
  * copy, goes through the queues when the cache probe finds it cold
- * (coll_shmcico_residency.h). */
-static void probe_block(mca_coll_shmcico_op_t op, mca_coll_shmcico_block_t *block)
+ * (coll_shmcico_residency.h); returns whether it did. */
+static bool probe_block(mca_coll_shmcico_op_t op, mca_coll_shmcico_block_t *block)
 {
-    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
 
     if (block->single && block->stream->length <= c->probe_max[op]
         && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold)) {
-        mca_coll_shmcico_count(&c->cold[op], 1);
         *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
+        return true;
     }
+    return false;
 }
 
-/* every block of buf, or empty ones when the arguments are bad */
+/* every block of buf, or empty ones when the arguments are bad; the
+ * blocks a Scatter(v) root sends are probed, and *cold counts those
+ * found cold */
 static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
-                       int p, bool sending, uint64_t *largest)
+                       int p, bool sending, uint64_t *largest, int *cold)
 {
     int error = mca_coll_shmcico_check_blocks(a->blocks_buf, &a->layout, a->blocks_type, p);
 
@@ -157,9 +160,7 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
                                                      a->blocks_type, i) : NULL,
                    ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
                    sending, module->pieces[1]);
-        if (sending && i != a->root) {
-            probe_block(a->op, &module->blocks[i]);
-        }
+        *cold += sending && i != a->root && probe_block(a->op, &module->blocks[i]);
         *largest = module->streams[i].stream.length > *largest
             ? module->streams[i].stream.length : *largest;
     }
@@ -167,10 +168,11 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
 }
 
 /* this process's own buffer, as block p (empty when its arguments are
- * bad); MPI_IN_PLACE leaves none, but an Allgather(v) sends its block
+ * bad), probed when it goes to other processes (*cold counts it when
+ * cold); MPI_IN_PLACE leaves none, but an Allgather(v) sends its block
  * from the buffer of blocks then */
 static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
-                    int me, int p, bool *none)
+                    int me, int p, bool *none, int *cold)
 {
     const void *buf = a->own_buf;
     size_t count = a->own_count;
@@ -192,9 +194,7 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         count = 0;
     }
     open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0]);
-    if (own_goes_out(a, me)) {
-        probe_block(a->op, &module->blocks[p]);
-    }
+    *cold += own_goes_out(a, me) && probe_block(a->op, &module->blocks[p]);
     if (!*none && !is_rooted(a->op)) {
         mca_coll_shmcico_dstream_init(&module->own_copy, buf, count, type, true);
     }
@@ -398,8 +398,8 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
                             mca_coll_shmcico_module_t *module, int *rc)
 {
     int me = ompi_comm_rank(comm), p = ompi_comm_size(comm);
-    int blocks_error = MPI_SUCCESS, own_error;
-    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place;
+    int blocks_error = MPI_SUCCESS, own_error, cold = 0;
+    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place, served;
     uint64_t largest = 0;
     mca_coll_shmcico_verdict_t verdict;
     mca_coll_shmcico_result_t result, small;
@@ -429,9 +429,9 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     }
     if (has_blocks(a, me)) {
         blocks_error = open_blocks(a, module, p, !own_sends(a, me) && is_rooted(a->op),
-                                   &largest);
+                                   &largest, &cold);
     }
-    own_error = open_own(a, module, me, p, &in_place);
+    own_error = open_own(a, module, me, p, &in_place, &cold);
     if (MCA_COLL_SHMCICO_OP_BCAST == a->op) {
         largest = module->streams[p].stream.length;
     }
@@ -445,6 +445,8 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     result.queued += small.queued;  /* what the small path wrote */
     result.used_queue |= small.used_queue;
     close_all(a, module, me, p, in_place);
-    return account(module, a->op, comm, &result,
-                   MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
+    served = account(module, a->op, comm, &result,
+                     MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.cold[a->op], served ? cold : 0);
+    return served;
 }
