@@ -13,7 +13,8 @@
 #   run-suite.sh mpi       the same without the unit tests of the engine
 #                          (which do not use MPI): for a second Open MPI
 #   run-suite.sh large     "make check-large": 64-bit sizes for real, a
-#                          Gatherv of over 2^31 bytes (about 6 GB of memory)
+#                          Gatherv of over 2^31 bytes, Allgather of 2^31 + 13-byte
+#                          blocks (about 13 GB of memory)
 #   run-suite.sh soak      "make soak": the randomized mix of every served
 #                          operation for SOAK_SECONDS (600) at np 2 and np 4
 #   run-suite.sh valgrind  "make check-valgrind": tests at np 2 with every

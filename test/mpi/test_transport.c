@@ -225,7 +225,8 @@ static void mixed(void)
  * cold, though the root probed its block before the limit's verdict. */
 static void declined_counts_no_cold(void)
 {
-    size_t bytes = limits_of(ST_BCAST).probe_max;
+    limits_t l = limits_of(ST_BCAST);
+    size_t bytes = l.probe_max > l.min ? l.probe_max : l.min;  /* single copy by size */
     unsigned long long v0 = counter_of(ST_BCAST, "served"), c0 = counter_of(ST_BCAST, "cold");
     int counts[64];
     MPI_Info info;

@@ -13,13 +13,12 @@
  * MCA_COLL_SHMCICO_CALL_BYTES bytes, the two spans of a pair are equally
  * long, and the calls in order cover exactly the bytes asked for, each
  * byte at its place in both layouts, whether a block is one dense span
- * of more than 2 GiB, pieces of one element larger than a call, or many
- * small pieces.  An error of the copier stops the copy and is returned.
+ * of more than 2 GiB, pieces with gaps that a call cuts (600 MiB, and
+ * 1.5 GiB: longer than a call), or many small pieces.  An error of the copier stops the copy and is returned.
  * The regions' addresses are never touched: the copier only records.
  */
 
 #include <errno.h>
-#include <string.h>
 
 #include "coll_shmcico_single.h"
 #include "unit.h"
@@ -27,7 +26,7 @@
 #define GIB ((uint64_t) 1 << 30)
 
 /* what the recording copier saw */
-typedef struct record {
+typedef struct record_t {
     int calls;
     int fail_at;                    /* the call that fails, -1: none */
     uint64_t bytes;                 /* bytes of every call */
@@ -36,7 +35,7 @@ typedef struct record {
     int misplaced;                  /* pairs not where the layouts put them */
     const mca_coll_shmcico_region_t *local, *remote;
     uint64_t local_offset, remote_offset;
-} record;
+} record_t;
 
 /* the address of packed byte t of a region of one piece per element */
 static uint64_t address_of(const mca_coll_shmcico_region_t *r, uint64_t t)
@@ -54,7 +53,7 @@ static bool in_piece(const mca_coll_shmcico_region_t *r, uint64_t t, uint64_t le
 
 /* whether the pair's spans start where the packed bytes so far put them
  * and stay inside one piece of each */
-static bool in_place(const record *rec, const struct iovec *l, const struct iovec *r)
+static bool in_place(const record_t *rec, const struct iovec *l, const struct iovec *r)
 {
     uint64_t lt = rec->local_offset + rec->bytes, rt = rec->remote_offset + rec->bytes;
 
@@ -66,7 +65,7 @@ static bool in_place(const record *rec, const struct iovec *l, const struct iove
 static int recording_copy(void *context, int peer, bool to_peer, const struct iovec *local,
                           const struct iovec *remote, size_t n)
 {
-    record *rec = (record *) context;
+    record_t *rec = (record_t *) context;
     uint64_t in_call = 0;
 
     (void) peer;
@@ -91,7 +90,7 @@ static mca_coll_shmcico_region_t region(uint64_t base, uint64_t count, int64_t e
 
 /* copy len bytes between local and remote from the offsets on: the
  * copier's answer and what it saw */
-static int copy(record *rec, const mca_coll_shmcico_region_t *local, uint64_t local_offset,
+static int copy(record_t *rec, const mca_coll_shmcico_region_t *local, uint64_t local_offset,
                 const mca_coll_shmcico_region_t *remote, uint64_t remote_offset, uint64_t len)
 {
     mca_coll_shmcico_copier_t copier = { .copy = recording_copy, .context = rec };
@@ -104,7 +103,7 @@ static int copy(record *rec, const mca_coll_shmcico_region_t *local, uint64_t lo
                                         remote_offset, len);
 }
 
-static void check_calls(const char *what, const record *rec, uint64_t len, int calls)
+static void check_calls(const char *what, const record_t *rec, uint64_t len, int calls)
 {
     CHECK(rec->bytes == len, "%s: %llu bytes copied of %llu", what,
           (unsigned long long) rec->bytes, (unsigned long long) len);
@@ -124,13 +123,13 @@ static void test_dense_beyond_2gib(void)
     mca_coll_shmcico_piece_t whole = { 0, 4 * GIB };
     mca_coll_shmcico_region_t local = region(1ull << 40, 1, 4 * GIB, &whole);
     mca_coll_shmcico_region_t remote = region(1ull << 44, 1, 4 * GIB, &whole);
-    record rec = { .fail_at = -1 };
+    record_t rec = { .fail_at = -1 };
 
     CHECK(0 == copy(&rec, &local, 0, &remote, 0, len), "dense 2 GiB + 13: an error");
     check_calls("dense 2 GiB + 13", &rec, len, 3);
     CHECK(GIB == rec.largest_call, "dense: calls of 1 GiB, largest %llu",
           (unsigned long long) rec.largest_call);
-    rec = (record) { .fail_at = -1 };
+    rec = (record_t) { .fail_at = -1 };
     CHECK(0 == copy(&rec, &local, 7, &remote, 4096, 3 * GIB + 13), "dense 3 GiB: an error");
     check_calls("dense 3 GiB + 13 from offsets", &rec, 3 * GIB + 13, 4);
 }
@@ -143,12 +142,20 @@ static void test_pieces_larger_than_a_call(void)
     mca_coll_shmcico_piece_t dense = { 0, 1 };
     mca_coll_shmcico_region_t local = region(1ull << 40, 5, (int64_t) GIB, &piece);
     mca_coll_shmcico_region_t remote = region(1ull << 44, 3000ull << 20, 1, &dense);
-    record rec = { .fail_at = -1 };
+    record_t rec = { .fail_at = -1 };
     uint64_t len = 3000ull << 20;
 
     CHECK(0 == copy(&rec, &local, 0, &remote, 0, len), "600 MiB pieces: an error");
-    /* 2 pairs per GiB at most; ceil(3000 MiB / 1 GiB) = 3 calls */
+    /* ceil(3000 MiB / 1 GiB) = 3 calls, each full but the last */
     check_calls("600 MiB pieces", &rec, len, 3);
+
+    /* two pieces of 1.5 GiB, 2 GiB apart: each cut by the calls */
+    piece = (mca_coll_shmcico_piece_t) { 4096, 3 * GIB / 2 };
+    local = region(1ull << 40, 2, (int64_t) (2 * GIB), &piece);
+    remote = region(1ull << 44, 3 * GIB, 1, &dense);
+    rec = (record_t) { .fail_at = -1 };
+    CHECK(0 == copy(&rec, &local, 0, &remote, 0, 3 * GIB), "1.5 GiB pieces: an error");
+    check_calls("1.5 GiB pieces", &rec, 3 * GIB, 3);
 }
 
 /* 1000 elements of 100 bytes, 256 apart, into a dense buffer: a call
@@ -159,7 +166,7 @@ static void test_many_small_pieces(void)
     mca_coll_shmcico_piece_t dense = { 0, 1 };
     mca_coll_shmcico_region_t local = region(1ull << 40, 1000, 256, &piece);
     mca_coll_shmcico_region_t remote = region(1ull << 44, 100000, 1, &dense);
-    record rec = { .fail_at = -1 };
+    record_t rec = { .fail_at = -1 };
 
     CHECK(0 == copy(&rec, &local, 0, &remote, 0, 100000), "small pieces: an error");
     check_calls("1000 pieces of 100 bytes", &rec, 100000, (1000 + 127) / 128);
@@ -173,7 +180,7 @@ static void test_error_stops(void)
     mca_coll_shmcico_piece_t whole = { 0, 4 * GIB };
     mca_coll_shmcico_region_t local = region(1ull << 40, 1, 4 * GIB, &whole);
     mca_coll_shmcico_region_t remote = region(1ull << 44, 1, 4 * GIB, &whole);
-    record rec = { .fail_at = 1 };
+    record_t rec = { .fail_at = 1 };
 
     CHECK(EFAULT == copy(&rec, &local, 0, &remote, 0, 3 * GIB), "the copier's error returned");
     CHECK(2 == rec.calls, "no call after the failed one: %d calls", rec.calls);

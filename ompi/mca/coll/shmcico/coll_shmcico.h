@@ -117,7 +117,8 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long single[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a single copy */
     unsigned long long bytes[MCA_COLL_SHMCICO_OP_COUNT];    /**< through the segment */
     unsigned long long single_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< copied by single copy */
-    unsigned long long cold[MCA_COLL_SHMCICO_OP_COUNT];  /**< blocks the probe sent queued */
+    unsigned long long cold[MCA_COLL_SHMCICO_OP_COUNT];  /**< blocks the probe sent queued,
+                                                              in served calls */
     unsigned long long segments_created;
     unsigned long long segments_failed;
     unsigned long long single_copy_comms;     /**< segments with single copy */

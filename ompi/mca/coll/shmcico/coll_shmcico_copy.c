@@ -47,8 +47,8 @@ static int cma_copy(void *context, int peer, bool to_peer, const struct iovec *l
     if (got < 0) {
         return errno;
     }
-    /* the kernel splits no iovec, and a call is far below its 2 GiB cap
-     * (coll_shmcico_single.c): anything short is a fault */
+    /* the kernel splits no iovec, and a call is at most half of its 2 GiB
+     * cap (coll_shmcico_single.h): anything short is a fault */
     return (size_t) got == want ? 0 : EFAULT;
 }
 

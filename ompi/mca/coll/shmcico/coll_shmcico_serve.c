@@ -95,7 +95,8 @@ static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
 /* A single copy of a block is cut into quarters of at least 128 KiB
  * and at most coll_shmcico_single_copy_chunk that its copiers share, and
  * into one chunk for Allgather(v), whose readers nobody helps: every
- * chunk is a kernel call of a few us (docs/design.md, "Chunks"). */
+ * chunk is a kernel call (more past 1 GiB or 128 spans) of a few us
+ * before it copies a byte (docs/design.md, "Chunks"). */
 static uint64_t chunk_for(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                           uint64_t bytes)
 {
