@@ -161,7 +161,9 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
                                                      a->blocks_type, i) : NULL,
                    ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
                    sending, module->pieces[1]);
-        *cold += sending && i != a->root && probe_block(a->op, &module->blocks[i]);
+        if (sending && i != a->root && probe_block(a->op, &module->blocks[i])) {
+            ++*cold;
+        }
         *largest = module->streams[i].stream.length > *largest
             ? module->streams[i].stream.length : *largest;
     }
@@ -195,7 +197,9 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         count = 0;
     }
     open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0]);
-    *cold += own_goes_out(a, me) && probe_block(a->op, &module->blocks[p]);
+    if (own_goes_out(a, me) && probe_block(a->op, &module->blocks[p])) {
+        ++*cold;
+    }
     if (!*none && !is_rooted(a->op)) {
         mca_coll_shmcico_dstream_init(&module->own_copy, buf, count, type, true);
     }

@@ -16,9 +16,6 @@
 
 #include "coll_shmcico_single.h"
 
-#define PAIRS MCA_COLL_SHMCICO_CALL_PAIRS
-#define CALL_BYTES MCA_COLL_SHMCICO_CALL_BYTES
-
 void mca_coll_shmcico_region_contig(mca_coll_shmcico_region_t *region, void *bytes,
                                     uint64_t len)
 {
@@ -176,7 +173,7 @@ int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int pe
                                  const mca_coll_shmcico_region_t *remote,
                                  uint64_t remote_offset, uint64_t len)
 {
-    struct iovec liov[PAIRS], riov[PAIRS];
+    struct iovec liov[MCA_COLL_SHMCICO_CALL_PAIRS], riov[MCA_COLL_SHMCICO_CALL_PAIRS];
     cursor_t lc, rc;
     size_t n = 0;
     uint64_t in_call = 0;
@@ -192,13 +189,15 @@ int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int pe
         uint64_t take = llen < rlen ? llen : rlen;
 
         take = take < len ? take : len;
-        take = take < CALL_BYTES - in_call ? take : CALL_BYTES - in_call;
+        take = take < MCA_COLL_SHMCICO_CALL_BYTES - in_call
+            ? take : MCA_COLL_SHMCICO_CALL_BYTES - in_call;
         n = add_pair(liov, riov, n, laddr, raddr, take);
         cursor_advance(&lc, take);
         cursor_advance(&rc, take);
         len -= take;
         in_call += take;
-        if (PAIRS == n || 0 == len || CALL_BYTES == in_call) {
+        if (MCA_COLL_SHMCICO_CALL_PAIRS == n || 0 == len
+            || MCA_COLL_SHMCICO_CALL_BYTES == in_call) {
             err = copier->copy(copier->context, peer, to_peer, liov, riov, n);
             n = 0;
             in_call = 0;
