@@ -201,6 +201,25 @@ bool mca_coll_shmcico_receive_single(mca_coll_shmcico_call_t *call,
                                      mca_coll_shmcico_flow_t *flow,
                                      const mca_coll_shmcico_flag_t *flag, int claim_proc);
 
+/** The call failed to copy (errno-style err, 0: it did not): the
+ *  first failure is the call's result. */
+static inline void mca_coll_shmcico_call_failed(mca_coll_shmcico_call_t *call, int err)
+{
+    if (0 != err && MCA_COLL_SHMCICO_COPY_FAILED != call->result.status) {
+        call->result.status = MCA_COLL_SHMCICO_COPY_FAILED;
+        call->result.error = err;
+    }
+}
+
+/** One step of a single-copy flow (coll_shmcico_flow_single.c): a reader
+ *  copies its next chunk, or acknowledges when all are in place; a
+ *  sender helps with a chunk once its reader's place is posted.  Returns
+ *  whether it moved anything. */
+bool mca_coll_shmcico_step_single_in(mca_coll_shmcico_call_t *call,
+                                     mca_coll_shmcico_flow_t *flow);
+bool mca_coll_shmcico_step_single_out(mca_coll_shmcico_call_t *call,
+                                      mca_coll_shmcico_flow_t *flow);
+
 /** Run the call's flows to their end; finishes the op and returns the
  *  result. */
 mca_coll_shmcico_result_t mca_coll_shmcico_call_run(mca_coll_shmcico_call_t *call);
