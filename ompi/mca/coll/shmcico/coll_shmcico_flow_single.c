@@ -34,19 +34,13 @@ void mca_coll_shmcico_send_single(mca_coll_shmcico_call_t *call,
                                   mca_coll_shmcico_flow_t *flow, const int *notify,
                                   int nnotify, uint64_t displ, uint64_t count, bool all)
 {
-    const mca_coll_shmcico_view_t *view = &call->engine->view;
+    mca_coll_shmcico_payload_t announce = { .single = {
+        .source = call->engine->rank, .all = all, .chunk = flow->block->chunk,
+        .displ = displ, .count = count } };
 
-    for (int i = 0; i < nnotify; ++i) {
-        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(view, notify[i],
-                                                              call->op.first_slot);
-        flag->payload.single.source = call->engine->rank;
-        flag->payload.single.all = all;
-        flag->payload.single.chunk = flow->block->chunk;
-        flag->payload.single.displ = displ;
-        flag->payload.single.count = count;
-        mca_coll_shmcico_flag_post(flag, &call->op, 0, MCA_COLL_SHMCICO_KIND_SINGLE,
-                                   flow->block->stream->length);
-    }
+    mca_coll_shmcico_flags_post(&call->engine->view, &call->op, notify, nnotify,
+                                call->op.first_slot, 0, &announce, sizeof(announce.single),
+                                MCA_COLL_SHMCICO_KIND_SINGLE, flow->block->stream->length);
     flow->chunk = flow->block->chunk;
     flow->state = MCA_COLL_SHMCICO_FLOW_SINGLE;
     call->result.used_single = true;

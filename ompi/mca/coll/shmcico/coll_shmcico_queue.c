@@ -87,14 +87,8 @@ void mca_coll_shmcico_queue_post(const mca_coll_shmcico_view_t *view,
                                  int nnotify, uint32_t slot, uint64_t lap,
                                  const void *inline_data, uint64_t size, uint64_t total)
 {
-    for (int i = 0; i < nnotify; ++i) {
-        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(view, notify[i], slot);
-
-        if (size <= MCA_COLL_SHMCICO_INLINE && size > 0) {
-            memcpy(flag->payload.data, inline_data, size);
-        }
-        mca_coll_shmcico_flag_post(flag, op, lap, size, total);
-    }
+    mca_coll_shmcico_flags_post(view, op, notify, nnotify, slot, lap, inline_data,
+                                size <= MCA_COLL_SHMCICO_INLINE ? size : 0, size, total);
 }
 
 void mca_coll_shmcico_queue_refuse(const mca_coll_shmcico_view_t *view,
@@ -102,12 +96,8 @@ void mca_coll_shmcico_queue_refuse(const mca_coll_shmcico_view_t *view,
                                    const mca_coll_shmcico_queue_t *q, uint64_t kind,
                                    int32_t error)
 {
-    for (int i = 0; i < q->nnotify; ++i) {
-        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(view, q->notify[i],
-                                                              op->first_slot);
-        flag->payload.error = error;
-        mca_coll_shmcico_flag_post(flag, op, 0, kind, 0);
-    }
+    mca_coll_shmcico_flags_post(view, op, q->notify, q->nnotify, op->first_slot, 0, &error,
+                                sizeof(error), kind, 0);
 }
 
 mca_coll_shmcico_flag_t *mca_coll_shmcico_queue_first(const mca_coll_shmcico_view_t *view,
@@ -125,13 +115,9 @@ void mca_coll_shmcico_queue_forward(const mca_coll_shmcico_view_t *view,
                                     const mca_coll_shmcico_flag_t *flag, uint32_t slot,
                                     uint64_t lap)
 {
-    for (int i = 0; i < q->nnotify; ++i) {
-        mca_coll_shmcico_flag_t *child = mca_coll_shmcico_flag(view, q->notify[i], slot);
-
-        child->payload = flag->payload;
-        mca_coll_shmcico_flag_post(child, op, lap, mca_coll_shmcico_flag_size(flag),
-                                   mca_coll_shmcico_flag_total(flag));
-    }
+    mca_coll_shmcico_flags_post(view, op, q->notify, q->nnotify, slot, lap, &flag->payload,
+                                sizeof(flag->payload), mca_coll_shmcico_flag_size(flag),
+                                mca_coll_shmcico_flag_total(flag));
 }
 
 bool mca_coll_shmcico_queue_read(const mca_coll_shmcico_view_t *view,

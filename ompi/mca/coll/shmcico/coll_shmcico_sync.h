@@ -38,6 +38,8 @@
 #ifndef MCA_COLL_SHMCICO_SYNC_H
 #define MCA_COLL_SHMCICO_SYNC_H
 
+#include <string.h>
+
 #include "coll_shmcico_segment.h"
 
 /**
@@ -123,6 +125,30 @@ static inline void mca_coll_shmcico_flag_post(mca_coll_shmcico_flag_t *flag,
         atomic_store_explicit(&flag->seq, op->seq, memory_order_release);
     } else {
         atomic_store_explicit(&flag->lap, lap, memory_order_release);
+    }
+}
+
+/**
+ * Announce to every process of notify[] in its flag of slot: the first
+ * payload_bytes of payload (0: none) go into the flag's payload, then the
+ * flag is posted (release in mca_coll_shmcico_flag_post()).  The one
+ * loop over notify lists: fragments, refusals, forwarded flags and
+ * single-copy announcements all go through it.
+ */
+static inline void mca_coll_shmcico_flags_post(const mca_coll_shmcico_view_t *view,
+                                               const mca_coll_shmcico_seq_t *op,
+                                               const int *notify, int nnotify,
+                                               uint32_t slot, uint64_t lap,
+                                               const void *payload, size_t payload_bytes,
+                                               uint64_t size, uint64_t total)
+{
+    for (int i = 0; i < nnotify; ++i) {
+        mca_coll_shmcico_flag_t *flag = mca_coll_shmcico_flag(view, notify[i], slot);
+
+        if (payload_bytes > 0) {
+            memcpy(&flag->payload, payload, payload_bytes);
+        }
+        mca_coll_shmcico_flag_post(flag, op, lap, size, total);
     }
 }
 
