@@ -14,32 +14,36 @@
  * does a second core copying half of a block make the block arrive
  * sooner, when the block's bytes are warm and when they are cold?
  *
- * Three ways to move S bytes, each by memcpy and by the kernel's copy
+ * Four ways to move S bytes, each by memcpy and by the kernel's copy
  * between address spaces (process_vm_readv on this process, the call
  * Open MPI's CMA makes):
- *   one    one core copies all S bytes (coll/tuned's Bcast at np 2);
+ *   one    one vCPU copies all S bytes (coll/tuned's Bcast at np 2);
  *   push   the same, by process_vm_writev in the CMA case (the
  *          source's side moves the bytes);
- *   halves two cores copy one half each, at once (shmcico's single-copy
+ *   halves two vCPUs copy one half each, at once (shmcico's single-copy
  *          Bcast at np 2: the receiver pulls, the root pushes, by
  *          process_vm_writev in the CMA case);
- *   both   two cores copy S bytes each, at once, different blocks
+ *   both   two vCPUs copy S bytes each, at once, different blocks
  *          (Allgather at np 2, by either component).
- * Warm: the same source and destination every repeat.  Cold: every
- * repeat the next blocks of a pool of POOL_MIB MiB (default 512) per
- * side, far larger than the last-level cache.  The two threads run on
- * CPUs 0 and 1 where they can be pinned.
+ * Warm: the same source and destination every repeat, the first 32 MiB
+ * of the pools (whether 2 x 16 MiB stay in the caches depends on their
+ * size).  Cold: every repeat the next blocks of the rest of a pool of
+ * POOL_MIB MiB (default 512, at least 256) per side, far larger than the
+ * last-level cache.  The two threads run on CPUs 0 and 1 where they can
+ * be pinned (on a virtual machine, two vCPUs: whether they are two
+ * cores of the host is not known).
  *
  * First, on the fresh pools, passes of 1 MiB blocks through the whole
  * pool: two by CMA pulls (the kernel pins the source pages), two by CMA
  * pushes (it pins the destination pages), then one by memcpy: whether
  * the kernel's copy of pages it has never pinned costs more than of pages
- * it has (it does on the test machine, docs/performance.md).  The ways
+ * it has (it does on the test machine, docs/performance.md), and how
+ * many page faults the pass took (getrusage).  The ways
  * are then measured on pools every page of which the kernel has pinned,
  * as a program's buffers after their first use.
  *
  * Usage: copy-bandwidth [REPEATS (default 41)] [POOL_MIB]
- * Prints the median time per MiB of each pass, then one line per method,
+ * Prints the median time per MiB and the faults of each pass, then one line per method,
  * cache state, way and size: the median and smallest time of the repeats
  * in microseconds and the median's GB/s.
  */
@@ -53,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,11 +141,16 @@ static void *helper(void *arg)
     }
 }
 
-/* one repeat: the main thread's job and the helper's (bytes 0: idle) */
+/* one repeat: the main thread's job and the helper's (bytes 0: idle, no
+ * handoff) */
 static double run_repeat(const job_t *mine, const job_t *theirs, int cma, uint64_t n)
 {
     double t0 = now();
 
+    if (0 == theirs->bytes) {
+        copy(mine, cma);
+        return now() - t0;
+    }
     handoff.job = *theirs;
     handoff.cma = cma;
     /* release: pairs with the acquire in helper() */
@@ -158,6 +168,9 @@ typedef struct {
     size_t next;           /* offset of the next cold block */
 } pools_t;
 
+/* the warm blocks: the first WARM_BYTES of each pool, never a cold one */
+#define WARM_BYTES ((size_t) 32 << 20)
+
 /* the next block of S bytes in both pools; warm: always the first */
 static size_t block_at(pools_t *p, size_t bytes, int cold)
 {
@@ -166,8 +179,8 @@ static size_t block_at(pools_t *p, size_t bytes, int cold)
     if (!cold) {
         return 0;
     }
-    if (p->next + bytes > p->pool) {
-        p->next = 0;
+    if (p->next < WARM_BYTES || p->next + bytes > p->pool) {
+        p->next = WARM_BYTES;
     }
     at = p->next;
     p->next += bytes;
@@ -220,6 +233,14 @@ static void measure(pools_t *p, way_t way, size_t bytes, int cold, int cma, int 
     free(t);
 }
 
+static long faults(void)
+{
+    struct rusage u;
+
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt + u.ru_majflt;
+}
+
 /* one pass of 1 MiB blocks through the pools; returns the median in us */
 static double pass(pools_t *p, int cma, int push)
 {
@@ -244,8 +265,11 @@ static void passes(pools_t *p)
     static const char *names[] = { "cma pull", "cma pull", "cma push", "cma push", "memcpy" };
 
     for (int i = 0; i < 5; ++i) {
-        printf("pass %d through the pool, 1 MiB blocks, %-8s: median %7.1f us\n", i + 1,
-               names[i], pass(p, i < 4, i >= 2 && i < 4));
+        long f0 = faults();
+        double median = pass(p, i < 4, i >= 2 && i < 4);
+
+        printf("pass %d through the pool, 1 MiB blocks, %-8s: median %7.1f us, %ld page faults\n",
+               i + 1, names[i], median, faults() - f0);
     }
 }
 
@@ -275,8 +299,8 @@ int main(int argc, char **argv)
     pthread_t thread;
     uint64_t n = 0;
 
-    if (repeats < 1 || mib < 64) {
-        fprintf(stderr, "usage: copy-bandwidth [REPEATS >= 1] [POOL_MIB >= 64]\n");
+    if (repeats < 1 || mib < 256) {
+        fprintf(stderr, "usage: copy-bandwidth [REPEATS >= 1] [POOL_MIB >= 256]\n");
         return 1;
     }
     p.src = pool_alloc(p.pool);
