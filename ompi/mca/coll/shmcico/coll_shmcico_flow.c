@@ -16,7 +16,6 @@
  */
 
 #include <errno.h>
-#include <stdlib.h>
 
 #include "coll_shmcico_flow.h"
 

@@ -9,17 +9,21 @@
  */
 
 /*
- * The single-copy flows of the serve skeleton (coll_shmcico_flow.h;
- * protocol: docs/protocol.md, "Single copy", which this summarises):
- *  - the sender announces its block in a SINGLE flag (source, chunk size,
- *    where its region lies) after posting its region;
- *  - a reader that offers to share posts its own region and opens its
- *    xfer line, where both sides claim chunks with a compare-and-swap;
- *  - the reader pulls chunks (from the source's buffer, or through a
- *    bounce buffer when its own layout is not published), the helper
- *    pushes chunks once the reader's region or the Gather root's entry
- *    is posted; every chunk completed is counted on the xfer line, and
- *    the reader acknowledges the source when all are in place.
+ * The single-copy flows of the serve skeleton (coll_shmcico_flow.h).
+ * The protocol they follow is docs/protocol.md, "Single copy"; in short:
+ *  - the source posts its region, then a SINGLE flag: whose region, the
+ *    chunk size, and where the block lies in that region;
+ *  - where the other side can help, the chunks are shared through the
+ *    xfer line of the process that is not the root (a Bcast or Scatter
+ *    reader that offers help, a Gather sender): each side claims the
+ *    next chunk with a compare-and-swap and counts it completed there;
+ *    without sharing, the reader copies its chunks in order;
+ *  - the reader pulls (through a bounce buffer when its own layout is
+ *    not published); a helper pushes once the reader's region, or the
+ *    Gather root's entry, is posted;
+ *  - a reader with every chunk in place acknowledges the process whose
+ *    flag it followed (a Bcast reader whose children copy from the same
+ *    source first waits for their acknowledgements).
  */
 
 #include <errno.h>

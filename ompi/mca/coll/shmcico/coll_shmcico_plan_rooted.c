@@ -96,7 +96,7 @@ static void scatter_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico
 
 /* Where every block goes, for the processes that push theirs: the
  * decision's post releases the region and the entries (the acquire is
- * in root_entry(), coll_shmcico_flow.c). */
+ * in root_entry(), coll_shmcico_flow_single.c). */
 static void gather_publish(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_block_t *blocks,
                            uint32_t decision, int32_t error)
 {

@@ -130,7 +130,8 @@ static inline void mca_coll_shmcico_flag_post(mca_coll_shmcico_flag_t *flag,
 
 /**
  * Announce to every process of notify[] in its flag of slot: the first
- * payload_bytes of payload (0: none) go into the flag's payload, then the
+ * payload_bytes of payload (0: none; at most the size of a flag's
+ * payload, MCA_COLL_SHMCICO_INLINE) go into the flag's payload, then the
  * flag is posted (release in mca_coll_shmcico_flag_post()).  The one
  * loop over notify lists: fragments, refusals, forwarded flags and
  * single-copy announcements all go through it.
