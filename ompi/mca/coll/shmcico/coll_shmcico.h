@@ -372,6 +372,14 @@ static inline size_t mca_coll_shmcico_block_count(const mca_coll_shmcico_blocks_
     return (size_t) (NULL != layout->counts ? layout->counts[i] : layout->count);
 }
 
+/** Displacement of process i's block, in elements. */
+static inline ptrdiff_t mca_coll_shmcico_block_displ(const mca_coll_shmcico_blocks_t *layout,
+                                                     int i)
+{
+    return NULL != layout->displs ? (ptrdiff_t) layout->displs[i]
+                                  : (ptrdiff_t) i * layout->count;
+}
+
 /* arguments */
 
 /** Data that would start below this address is a bad buffer (page 0). */

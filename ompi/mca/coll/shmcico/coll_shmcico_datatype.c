@@ -137,13 +137,6 @@ void mca_coll_shmcico_dstream_fini(mca_coll_shmcico_dstream_t *dstream)
 /* ------------------------------------------------------------------ */
 /* Per-process blocks                                                   */
 
-/* displacement of process i's block, in elements */
-static ptrdiff_t block_displ(const mca_coll_shmcico_blocks_t *layout, int i)
-{
-    return NULL != layout->displs ? (ptrdiff_t) layout->displs[i]
-                                  : (ptrdiff_t) i * layout->count;
-}
-
 void *mca_coll_shmcico_block_start(const void *buf,
                                    const mca_coll_shmcico_blocks_t *layout,
                                    struct ompi_datatype_t *dtype, int i)
@@ -151,7 +144,7 @@ void *mca_coll_shmcico_block_start(const void *buf,
     ptrdiff_t lb, extent;
 
     ompi_datatype_get_extent(dtype, &lb, &extent);
-    return (char *) buf + block_displ(layout, i) * extent;
+    return (char *) buf + mca_coll_shmcico_block_displ(layout, i) * extent;
 }
 
 /* ------------------------------------------------------------------ */

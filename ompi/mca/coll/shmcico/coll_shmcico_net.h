@@ -59,6 +59,19 @@ static inline const int *mca_coll_shmcico_net_members(const mca_coll_shmcico_net
     return net->members + net->node_start[n];
 }
 
+/** Counts and displacements (elements) of the blocks of ranks[0..k) in
+ *  the call's buffer of blocks, in that order (ints, for an indexed
+ *  datatype or a v-collective of the network stage). */
+static inline void mca_coll_shmcico_net_blocks(const mca_coll_shmcico_args_t *a,
+                                               const int *ranks, int k, int *counts,
+                                               int *displs)
+{
+    for (int i = 0; i < k; ++i) {
+        counts[i] = (int) mca_coll_shmcico_block_count(&a->layout, ranks[i]);
+        displs[i] = (int) mca_coll_shmcico_block_displ(&a->layout, ranks[i]);
+    }
+}
+
 /** The leader of node n in a call rooted at root (-1: no root). */
 static inline int mca_coll_shmcico_net_leader(const mca_coll_shmcico_net_t *net, int n,
                                               int root)

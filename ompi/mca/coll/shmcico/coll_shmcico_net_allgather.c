@@ -33,11 +33,7 @@ static int blocks_type(const mca_coll_shmcico_args_t *a, const int *ranks, int k
 {
     int *counts = scratch, *displs = scratch + k, rc;
 
-    for (int i = 0; i < k; ++i) {
-        counts[i] = (int) mca_coll_shmcico_block_count(&a->layout, ranks[i]);
-        displs[i] = NULL != a->layout.displs ? a->layout.displs[ranks[i]]
-                                             : ranks[i] * a->layout.count;
-    }
+    mca_coll_shmcico_net_blocks(a, ranks, k, counts, displs);
     rc = ompi_datatype_create_indexed(k, counts, displs, a->blocks_type, type);
     return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
 }
@@ -53,11 +49,7 @@ static int node_gather(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico
     int scount = (int) a->own_count;
     struct ompi_datatype_t *stype = a->own_type;
 
-    for (int i = 0; i < k; ++i) {
-        scratch[i] = (int) mca_coll_shmcico_block_count(&a->layout, members[i]);
-        scratch[k + i] = NULL != a->layout.displs ? a->layout.displs[members[i]]
-                                                  : members[i] * a->layout.count;
-    }
+    mca_coll_shmcico_net_blocks(a, members, k, scratch, scratch + k);
     if (MPI_IN_PLACE == sbuf && me != leader) {
         /* its block is in its own buffer: it sends it from there */
         sbuf = mca_coll_shmcico_block_start(a->blocks_buf, &a->layout, a->blocks_type, me);

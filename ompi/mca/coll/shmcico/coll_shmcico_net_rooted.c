@@ -45,11 +45,7 @@ static void node_layout(const mca_coll_shmcico_net_t *net, int n,
     int k;
     const int *members = mca_coll_shmcico_net_members(net, n, &k);
 
-    for (int i = 0; i < k; ++i) {
-        counts[i] = (int) mca_coll_shmcico_block_count(&a->layout, members[i]);
-        displs[i] = NULL != a->layout.displs ? a->layout.displs[members[i]]
-                                             : members[i] * a->layout.count;
-    }
+    mca_coll_shmcico_net_blocks(a, members, k, counts, displs);
 }
 
 /* ------------------------------------------------------------------ */

@@ -61,7 +61,6 @@ static bool spans_of_blocks(const mca_coll_shmcico_args_t *a,
                             mca_coll_shmcico_span_t *spans)
 {
     ptrdiff_t lb, extent, true_lb, true_extent;
-    const int *displs = a->layout.displs;
     size_t size;
 
     if (!ompi_datatype_is_contiguous_memory_layout(a->blocks_type, 2)) {
@@ -72,7 +71,7 @@ static bool spans_of_blocks(const mca_coll_shmcico_args_t *a,
     ompi_datatype_get_true_extent(a->blocks_type, &true_lb, &true_extent);
     for (int i = 0; i < p; ++i) {
         int count = (int) mca_coll_shmcico_block_count(&a->layout, i);
-        ptrdiff_t displ = NULL != displs ? displs[i] : (ptrdiff_t) i * a->layout.count;
+        ptrdiff_t displ = mca_coll_shmcico_block_displ(&a->layout, i);
         const char *start = (const char *) a->blocks_buf + displ * extent + true_lb;
         if (count < 0
             || !small_span(module, a->op, start, (uint64_t) size * (uint64_t) count, &spans[i])) {
