@@ -62,6 +62,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "host.h"
+
 typedef enum { WAY_ONE, WAY_PUSH, WAY_HALVES, WAY_BOTH } way_t;
 
 typedef struct {
@@ -80,23 +82,6 @@ typedef struct {
 } handoff_t;
 
 static handoff_t handoff;
-
-static double now(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
-}
-
-static void pin(int cpu)
-{
-    cpu_set_t set;
-
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    (void) pthread_setaffinity_np(pthread_self(), sizeof(set), &set); /* best effort */
-}
 
 static void copy(const job_t *job, int cma)
 {

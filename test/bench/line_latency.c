@@ -30,26 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "host.h"
+
 typedef struct {
     _Alignas(64) _Atomic uint64_t word;
 } line_t;
-
-static double now(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
-}
-
-static void pin(int cpu)
-{
-    cpu_set_t set;
-
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    (void) sched_setaffinity(0, sizeof(set), &set);     /* best effort */
-}
 
 static void wait_for(line_t *line, uint64_t value)
 {
