@@ -11,7 +11,10 @@
  * Notification trees: for every shape, p = 1..1024 and every root, the
  * tree is a spanning tree of all ranks rooted at root (every other rank
  * has exactly one parent, it is connected and acyclic), children and
- * parents agree, and the depth stays within the shape's bound.
+ * parents agree, and the depth stays within the shape's bound.  Grouping
+ * ranks by a key (the NUMA tree's nodes, the network stage's nodes) puts
+ * every rank once in its group, groups in order of their lowest rank and
+ * members in rank order.
  */
 
 #include <stdlib.h>
@@ -224,6 +227,36 @@ static void check_case(const tree_case *c)
     }
 }
 
+/* keys[stride * r] of rank r: the (r * 7) % m-th of m groups, with
+ * garbage between the keys when stride > 1 */
+static void check_groups(int p, int m, int stride)
+{
+    int32_t keys[2 * MAX_P];
+    int group_of[MAX_P], index_in[MAX_P], start[MAX_P + 1], members[MAX_P], n;
+
+    for (int r = 0; r < p; ++r) {
+        keys[stride * r] = 1000 - (r * 7) % m;
+        if (stride > 1) {
+            keys[stride * r + 1] = r;
+        }
+    }
+    n = mca_coll_shmcico_group_ranks(keys, stride, p, group_of, index_in, start, members);
+    CHECK(n == (p < m ? p : m), "p %d m %d: %d groups", p, m, n);
+    CHECK(0 == start[0] && p == start[n], "p %d m %d: members %d..%d", p, m, start[0], start[n]);
+    for (int i = 0; i < p; ++i) {
+        int r = members[i], g = group_of[r];
+        CHECK(start[g] + index_in[r] == i, "p %d m %d: rank %d at %d", p, m, r, i);
+        CHECK(keys[stride * r] == keys[stride * members[start[g]]], "p %d m %d: rank %d in a "
+              "group of another key", p, m, r);
+        CHECK(i == start[g] || members[i - 1] < r, "p %d m %d: members out of rank order",
+              p, m);
+    }
+    for (int g = 1; g < n; ++g) {
+        CHECK(members[start[g - 1]] < members[start[g]] && start[g - 1] < start[g],
+              "p %d m %d: group %d before its lowest rank's order", p, m, g);
+    }
+}
+
 static void check_invalid(void)
 {
     mca_coll_shmcico_tree_t tree;
@@ -246,6 +279,12 @@ int main(void)
 {
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
         check_case(&cases[i]);
+    }
+    for (int p = 1; p <= MAX_P; p = next_size(p)) {
+        for (int m = 1; m <= 9; m += 4) {
+            check_groups(p, m, 1);
+            check_groups(p, m, 2);
+        }
     }
     check_invalid();
     return unit_report("test_tree");

@@ -78,28 +78,9 @@ static int split_nodes(mca_coll_shmcico_net_t *net, struct ompi_communicator_t *
 /* node indices in the order of their lowest rank, members in rank order */
 static void make_maps(mca_coll_shmcico_net_t *net, const int32_t *pairs, int p)
 {
-    net->nnodes = 0;
-    for (int r = 0; r < p; ++r) {
-        if (pairs[2 * r] == r) {    /* the lowest rank of its node */
-            net->node_start[net->nnodes++] = r;
-        }
-    }
-    for (int r = 0; r < p; ++r) {
-        for (int n = 0; n < net->nnodes; ++n) {
-            net->node_of[r] = pairs[2 * r] == net->node_start[n] ? n : net->node_of[r];
-        }
-    }
-    for (int n = 0, at = 0; n < net->nnodes; ++n) {
-        int count = 0;
-        for (int r = 0; r < p; ++r) {
-            if (net->node_of[r] == n) {
-                net->local_of[r] = count++;
-                net->members[at++] = r;
-            }
-        }
-        net->node_start[n] = at - count;
-    }
-    net->node_start[net->nnodes] = p;
+    /* a node's key is its lowest rank, so nodes come in order of it */
+    net->nnodes = mca_coll_shmcico_group_ranks(pairs, 2, p, net->node_of, net->local_of,
+                                               net->node_start, net->members);
 }
 
 /* the lowest rank on the NUMA node that holds most of the node's ranks */

@@ -36,6 +36,8 @@
 /* bytes of a chunk of the pipeline: large enough for the network to run
  * at speed, small enough that the node stage starts early */
 #define NET_CHUNK ((size_t) 512 << 10)
+/* a node of a binomial tree over at most 2^31 - 1 nodes has at most 31
+ * children */
 #define MAX_CHILDREN 32
 
 typedef struct tree_t {
@@ -53,25 +55,21 @@ typedef struct net_stream_t {
     bool sending;                   /* the root's: packed into the stages */
 } net_stream_t;
 
-/* the binomial tree over nodes, rooted at the root's node */
+/* the binomial tree over nodes (the knomial tree of degree 2, as the
+ * node stage's), rooted at the root's node, its nodes by their leaders */
 static void node_tree(const mca_coll_shmcico_net_t *net, int root, tree_t *t)
 {
-    int n = net->nnodes, first = net->node_of[root];
-    int v = (net->my_node - first + n) % n, mask = 1;
+    mca_coll_shmcico_tree_t nodes;
+    int first = net->node_of[root], parent;
 
-    t->parent = -1;
-    t->nchildren = 0;
-    while (mask < n && 0 == (v & mask)) {
-        mask <<= 1;
-    }
-    if (v != 0) {
-        t->parent = mca_coll_shmcico_net_leader(net, (v - mask + first) % n, root);
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (v + mask < n && t->nchildren < MAX_CHILDREN) {
-            t->children[t->nchildren++] = mca_coll_shmcico_net_leader(net, (v + mask + first) % n,
-                                                                      root);
-        }
+    /* a plain shape allocates nothing and, with these arguments, cannot fail */
+    (void) mca_coll_shmcico_tree_init(&nodes, MCA_COLL_SHMCICO_TREE_KNOMIAL, 2, net->nnodes,
+                                      NULL);
+    parent = mca_coll_shmcico_tree_parent(&nodes, net->my_node, first);
+    t->parent = parent < 0 ? -1 : mca_coll_shmcico_net_leader(net, parent, root);
+    t->nchildren = mca_coll_shmcico_tree_children(&nodes, net->my_node, first, t->children);
+    for (int i = 0; i < t->nchildren; ++i) {
+        t->children[i] = mca_coll_shmcico_net_leader(net, t->children[i], root);
     }
 }
 

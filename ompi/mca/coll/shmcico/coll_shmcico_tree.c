@@ -214,46 +214,68 @@ static int numa_children(const mca_coll_shmcico_tree_t *tree, int rank,
 static int numa_build(mca_coll_shmcico_tree_t *tree, const int32_t *numa)
 {
     int p = tree->nprocs;
-    int32_t *node_value;
-    int *fill;
 
     tree->node_of = malloc(p * sizeof(int));
     tree->index_in_node = malloc(p * sizeof(int));
-    tree->node_start = calloc(p + 1, sizeof(int));
+    tree->node_start = malloc((p + 1) * sizeof(int));
     tree->members = malloc(p * sizeof(int));
-    node_value = malloc(p * sizeof(int32_t));
-    fill = calloc(p + 1, sizeof(int));
-    if (!tree->node_of || !tree->index_in_node || !tree->node_start
-        || !tree->members || !node_value || !fill) {
-        free(node_value);
-        free(fill);
+    if (!tree->node_of || !tree->index_in_node || !tree->node_start || !tree->members) {
         return -1;
     }
-
-    /* compact node numbers, in order of first appearance */
-    tree->nnodes = 0;
-    for (int r = 0; r < p; ++r) {
-        int node = 0;
-        while (node < tree->nnodes && node_value[node] != numa[r]) {
-            ++node;
-        }
-        if (node == tree->nnodes) {
-            node_value[tree->nnodes++] = numa[r];
-        }
-        tree->node_of[r] = node;
-        ++tree->node_start[node + 1];
-    }
-    for (int node = 0; node < tree->nnodes; ++node) {
-        tree->node_start[node + 1] += tree->node_start[node];
-    }
-    for (int r = 0; r < p; ++r) {
-        int node = tree->node_of[r];
-        tree->index_in_node[r] = fill[node]++;
-        tree->members[tree->node_start[node] + tree->index_in_node[r]] = r;
-    }
-    free(node_value);
-    free(fill);
+    tree->nnodes = mca_coll_shmcico_group_ranks(numa, 1, p, tree->node_of,
+                                                tree->index_in_node, tree->node_start,
+                                                tree->members);
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Grouping ranks                                                       */
+
+/* each rank's group, groups numbered in order of their first rank;
+ * first[g] is group g's first rank; returns the number of groups */
+static int number_groups(const int32_t *key, int stride, int p, int *group_of, int *first)
+{
+    int n = 0;
+
+    for (int r = 0; r < p; ++r) {
+        int g = 0;
+        while (g < n && key[(size_t) stride * first[g]] != key[(size_t) stride * r]) {
+            ++g;
+        }
+        if (g == n) {
+            first[n++] = r;
+        }
+        group_of[r] = g;
+    }
+    return n;
+}
+
+int mca_coll_shmcico_group_ranks(const int32_t *key, int stride, int p, int *group_of,
+                                 int *index_in, int *start, int *members)
+{
+    int n = number_groups(key, stride, p, group_of, members);
+
+    /* a counting sort, stable: start[g] first counts, then is group g's
+     * cursor, which ends at group g + 1's start */
+    memset(start, 0, (size_t) (n + 1) * sizeof(int));
+    for (int r = 0; r < p; ++r) {
+        ++start[group_of[r] + 1];
+    }
+    for (int g = 0; g < n; ++g) {
+        start[g + 1] += start[g];
+    }
+    for (int r = 0; r < p; ++r) {
+        index_in[r] = start[group_of[r]]++;
+        members[index_in[r]] = r;
+    }
+    for (int g = n - 1; g > 0; --g) {
+        start[g] = start[g - 1];
+    }
+    start[0] = 0;
+    for (int r = 0; r < p; ++r) {
+        index_in[r] -= start[group_of[r]];
+    }
+    return n;
 }
 
 /* ------------------------------------------------------------------ */

@@ -76,6 +76,17 @@ int mca_coll_shmcico_tree_parent(const mca_coll_shmcico_tree_t *tree,
 int mca_coll_shmcico_tree_children(const mca_coll_shmcico_tree_t *tree,
                                    int rank, int root, int *children);
 
+/**
+ * Group ranks 0..p-1 by key[stride * r] (any integers; only equality
+ * matters), the groups numbered in order of their lowest rank:
+ * group_of[p] each rank's group, index_in[p] its position in its group
+ * (in rank order), start[n + 1] where each group begins in members,
+ * members[p] the ranks by group, in rank order.  Returns n, the number
+ * of groups.  (The NUMA tree's nodes; the network stage's nodes.)
+ */
+int mca_coll_shmcico_group_ranks(const int32_t *key, int stride, int p, int *group_of,
+                                 int *index_in, int *start, int *members);
+
 /** Name of a tree type ("kary", ...), NULL when out of range. */
 const char *mca_coll_shmcico_tree_name(mca_coll_shmcico_tree_type_t type);
 
