@@ -61,13 +61,16 @@ static int blocks_bytes(const mca_coll_shmcico_blocks_t *layout,
     size_t type_size;
 
     ompi_datatype_type_size(dtype, &type_size);
+    if (NULL == layout->counts) {   /* one count for all: no walk */
+        *bytes = type_size * (size_t) layout->count * (size_t) nprocs;
+        return layout->count < 0 ? MPI_ERR_COUNT : MPI_SUCCESS;
+    }
     *bytes = 0;
     for (int i = 0; i < nprocs; ++i) {
-        int count = NULL != layout->counts ? layout->counts[i] : layout->count;
-        if (count < 0) {
+        if (layout->counts[i] < 0) {
             return MPI_ERR_COUNT;
         }
-        *bytes += type_size * (size_t) count;
+        *bytes += type_size * (size_t) layout->counts[i];
     }
     return MPI_SUCCESS;
 }
