@@ -1,0 +1,158 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * cma-trace: a preload library (LD_PRELOAD) that writes a timeline of
+ * every kernel copy between address spaces and of every MPI_Bcast, for
+ * docs/performance.md ("Cold 16 MiB").  It asks where the time of a
+ * large Bcast goes: into the kernel's copies (and how fast each copied),
+ * or between them (a process waiting for the other).  Both coll/shmcico's
+ * single copy and coll/tuned's (btl/vader's CMA) call the C library's
+ * process_vm_readv / process_vm_writev, so both are seen.
+ *
+ * Every event is an interval of CLOCK_MONOTONIC, which all processes of
+ * a machine share, so the timelines of the processes line up.  At exit
+ * each process writes CMA_TRACE_DIR/trace.PID (default: the current
+ * directory), one line per event:
+ *   START_NS END_NS KIND BYTES ADDRESS
+ * KIND is pull (process_vm_readv), push (process_vm_writev) or bcast
+ * (an MPI_Bcast, BYTES its count times its type's size; the call's
+ * communicator tells nothing here, so a tool tells components apart by
+ * their copies).  ADDRESS (hexadecimal) is the other process's first
+ * address of a copy, the buffer of a Bcast.  The first MAX_EVENTS events
+ * are kept.
+ *
+ *   mpirun -np 2 -x LD_PRELOAD=test/bench/.libs/cma-trace.so \
+ *          -x CMA_TRACE_DIR=DIR test/bench/shmcico-bench ...
+ */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#define MAX_EVENTS (1 << 20)
+
+typedef ssize_t (*vm_copy_fn)(pid_t, const struct iovec *, unsigned long,
+                              const struct iovec *, unsigned long, unsigned long);
+
+typedef struct {
+    uint64_t start, end, bytes, remote;
+    const char *kind;
+} event_t;
+
+static event_t *events;
+static atomic_long nevents;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static void record(const char *kind, uint64_t start, uint64_t bytes, const void *remote)
+{
+    long i;
+
+    if (NULL == events) {
+        return;
+    }
+    i = atomic_fetch_add(&nevents, 1);
+    if (i < MAX_EVENTS) {
+        events[i] = (event_t) { .start = start, .end = now_ns(), .bytes = bytes,
+                                .remote = (uintptr_t) remote, .kind = kind };
+    }
+}
+
+__attribute__((constructor)) static void trace_open(void)
+{
+    events = malloc(MAX_EVENTS * sizeof(event_t));
+}
+
+__attribute__((destructor)) static void trace_write(void)
+{
+    const char *dir = getenv("CMA_TRACE_DIR");
+    long n = atomic_load(&nevents);
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/trace.%d", NULL != dir ? dir : ".", (int) getpid());
+    if (NULL == events || NULL == (f = fopen(path, "w"))) {
+        return;
+    }
+    for (long i = 0; i < n && i < MAX_EVENTS; ++i) {
+        fprintf(f, "%llu %llu %s %llu %llx\n", (unsigned long long) events[i].start,
+                (unsigned long long) events[i].end, events[i].kind,
+                (unsigned long long) events[i].bytes, (unsigned long long) events[i].remote);
+    }
+    fclose(f);
+}
+
+static uint64_t iov_bytes(const struct iovec *iov, unsigned long n)
+{
+    uint64_t bytes = 0;
+
+    for (unsigned long i = 0; i < n; ++i) {
+        bytes += iov[i].iov_len;
+    }
+    return bytes;
+}
+
+static ssize_t traced(const char *name, vm_copy_fn *real, const char *kind, pid_t pid,
+                      const struct iovec *local, unsigned long nlocal,
+                      const struct iovec *remote, unsigned long nremote, unsigned long flags)
+{
+    uint64_t start;
+    ssize_t got;
+
+    if (NULL == *real) {
+        *real = (vm_copy_fn) dlsym(RTLD_NEXT, name);
+    }
+    start = now_ns();
+    got = (*real)(pid, local, nlocal, remote, nremote, flags);
+
+    record(kind, start, iov_bytes(local, nlocal), nremote > 0 ? remote[0].iov_base : NULL);
+    return got;
+}
+
+ssize_t process_vm_readv(pid_t pid, const struct iovec *local, unsigned long nlocal,
+                         const struct iovec *remote, unsigned long nremote, unsigned long flags)
+{
+    static vm_copy_fn real;
+
+    return traced("process_vm_readv", &real, "pull", pid, local, nlocal, remote, nremote, flags);
+}
+
+ssize_t process_vm_writev(pid_t pid, const struct iovec *local, unsigned long nlocal,
+                          const struct iovec *remote, unsigned long nremote, unsigned long flags)
+{
+    static vm_copy_fn real;
+
+    return traced("process_vm_writev", &real, "push", pid, local, nlocal, remote, nremote, flags);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    uint64_t start = now_ns();
+    int size = 0, rc;
+
+    rc = PMPI_Bcast(buf, count, type, root, comm);
+    PMPI_Type_size(type, &size);
+    record("bcast", start, (uint64_t) size * (uint64_t) count, buf);
+    return rc;
+}
