@@ -88,7 +88,7 @@ typedef struct {
     int max_launches;
     double max_seconds;
     bench_cache_t cache;
-    bool first_copies_timed;            /**< leave the kernel's first copies to the launches */
+    bool first_copies_setup;            /**< the kernel's first copies before the launches */
     int root;                           /**< or BENCH_ROOT_SHIFT */
     bench_counts_t counts;
     uint64_t counts_seed;

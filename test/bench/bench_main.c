@@ -121,11 +121,12 @@ static void print_help(void)
 "  --cache MODE        cold (default: a fresh buffer region every launch,\n"
 "                      cycling through >= 4 launches and >= 64 MiB) or warm\n"
 "                      (the same buffers every launch)\n"
-"  --first-copies WHEN setup (default: the kernel copies every page of the\n"
-"                      buffers once from and once into it, as a program's\n"
-"                      buffers after their first use) or launches (the\n"
-"                      launches pay the kernel's first copy of a page in\n"
-"                      each direction, slower on some machines)\n"
+"  --first-copies WHEN launches (default: a launch that is the first to copy\n"
+"                      a page between processes, in a direction, pays for\n"
+"                      it; slower on some machines) or setup (the kernel\n"
+"                      copies every page of the buffers once from and once\n"
+"                      into it first, as a program's buffers after their\n"
+"                      first use)\n"
 "  --wait-ns D         D of the waitup pattern (default 2000)\n"
 "\n"
 "How to measure:\n"
@@ -443,10 +444,10 @@ static bool parse_one(int code, char *arg, const char *word,
         opt->cache = choice ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
         return true;
     case OPT_FIRST_COPIES:
-        if (!parse_choice("--first-copies", arg, "setup", "launches", &choice)) {
+        if (!parse_choice("--first-copies", arg, "launches", "setup", &choice)) {
             return false;
         }
-        opt->first_copies_timed = choice;
+        opt->first_copies_setup = choice;
         return true;
     case OPT_ROOT: return parse_root(arg, opt);
     case OPT_COUNTS: return parse_counts(arg, opt);

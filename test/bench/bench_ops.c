@@ -259,9 +259,10 @@ static size_t page_round(size_t bytes)
  * 16 MiB").  A program pays it once per page and buffer; a launch that
  * happens to copy a page first would pay it inside the timing, and with
  * cycled cold regions and copiers that share chunks that goes on for many
- * launches.  So every page is copied once each way here, by this process
- * from and into itself (the bytes stay as they are).  Where the kernel
- * refuses (no CMA) this does nothing, and no copy of a launch pays. */
+ * launches.  With --first-copies setup every page is copied once each
+ * way here, by this process from and into itself (the bytes stay as they
+ * are), so that the launches measure the collective alone; where the
+ * kernel refuses (no CMA) this does nothing, and no launch pays either. */
 static void kernel_copy_once(char *base, size_t bytes)
 {
     static char bounce[1 << 20];
@@ -321,7 +322,7 @@ void bench_pool_prepare(bench_pool_t *pool, const bench_op_t *op,
             pool->nregions = COLD_POOL_MIN_REGIONS;
         }
     }
-    pool_grow(pool, pool->region * pool->nregions, !opt->first_copies_timed);
+    pool_grow(pool, pool->region * pool->nregions, opt->first_copies_setup);
     pool->next = 0;
 }
 
