@@ -88,7 +88,6 @@ typedef struct {
     int max_launches;
     double max_seconds;
     bench_cache_t cache;
-    bool first_copies_setup;            /**< the kernel's first copies before the launches */
     int root;                           /**< or BENCH_ROOT_SHIFT */
     bench_counts_t counts;
     uint64_t counts_seed;
@@ -204,7 +203,7 @@ typedef struct {
 } bench_pool_t;
 
 void bench_pool_prepare(bench_pool_t *pool, const bench_op_t *op,
-                        const bench_layout_t *layout, const bench_options_t *opt);
+                        const bench_layout_t *layout, bench_cache_t cache);
 /** Points call->send and call->recv to the next region. */
 void bench_pool_next(bench_pool_t *pool, const bench_op_t *op,
                      bench_call_t *call);

@@ -52,7 +52,7 @@ enum {
     OPT_OPS = 256, OPT_COMPONENTS, OPT_SIZES, OPT_MIN_SIZE, OPT_MAX_SIZE,
     OPT_SYNC, OPT_SYNC_ROUNDS, OPT_TIMER, OPT_LATE_NS, OPT_TRIM,
     OPT_REL_ERROR, OPT_MIN_LAUNCHES, OPT_MAX_LAUNCHES, OPT_MAX_SECONDS,
-    OPT_CACHE, OPT_FIRST_COPIES, OPT_ROOT, OPT_COUNTS, OPT_WAIT_NS, OPT_CSV, OPT_QUIET,
+    OPT_CACHE, OPT_ROOT, OPT_COUNTS, OPT_WAIT_NS, OPT_CSV, OPT_QUIET,
     OPT_HELP = 'h'
 };
 
@@ -72,7 +72,6 @@ static const struct option long_options[] = {
     { "max-launches", required_argument, NULL, OPT_MAX_LAUNCHES },
     { "max-seconds", required_argument, NULL, OPT_MAX_SECONDS },
     { "cache", required_argument, NULL, OPT_CACHE },
-    { "first-copies", required_argument, NULL, OPT_FIRST_COPIES },
     { "root", required_argument, NULL, OPT_ROOT },
     { "counts", required_argument, NULL, OPT_COUNTS },
     { "wait-ns", required_argument, NULL, OPT_WAIT_NS },
@@ -121,12 +120,6 @@ static void print_help(void)
 "  --cache MODE        cold (default: a fresh buffer region every launch,\n"
 "                      cycling through >= 4 launches and >= 64 MiB) or warm\n"
 "                      (the same buffers every launch)\n"
-"  --first-copies WHEN launches (default: a launch that is the first to copy\n"
-"                      a page between processes, in a direction, pays for\n"
-"                      it; slower on some machines) or setup (the kernel\n"
-"                      copies every page of the buffers once from and once\n"
-"                      into it first, as a program's buffers after their\n"
-"                      first use)\n"
 "  --wait-ns D         D of the waitup pattern (default 2000)\n"
 "\n"
 "How to measure:\n"
@@ -442,12 +435,6 @@ static bool parse_one(int code, char *arg, const char *word,
             return false;
         }
         opt->cache = choice ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
-        return true;
-    case OPT_FIRST_COPIES:
-        if (!parse_choice("--first-copies", arg, "launches", "setup", &choice)) {
-            return false;
-        }
-        opt->first_copies_setup = choice;
         return true;
     case OPT_ROOT: return parse_root(arg, opt);
     case OPT_COUNTS: return parse_counts(arg, opt);
@@ -997,7 +984,7 @@ static void measure_point(bench_run_t *run, int op_id, size_t size,
         bench_tally_reset(&point->tallies[c], point->op, run->components[c].is_shmcico);
         point->times[c] = rank0 ? malloc(run->opt.max_launches * sizeof(double)) : NULL;
     }
-    bench_pool_prepare(pool, point->op, &point->layout, &run->opt);
+    bench_pool_prepare(pool, point->op, &point->layout, run->opt.cache);
     sync_clocks(point);
     check_components(point, pool);
     if (point->nactive > 0) {

@@ -15,10 +15,8 @@
  * has code of its own beyond its MPI call.
  */
 
-#define _GNU_SOURCE                 /* process_vm_readv, process_vm_writev */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -252,33 +250,7 @@ static size_t page_round(size_t bytes)
     return (bytes + page - 1) / page * page;
 }
 
-/* The kernel's first copy of a page between processes in each direction
- * (its first pin of the page for reading, its first for writing) costs
- * several times a later one on some machines: about 3 us per 4 KiB page
- * on the test machine, from any process (docs/performance.md, "Cold
- * 16 MiB").  A program pays it once per page and buffer; a launch that
- * happens to copy a page first would pay it inside the timing, and with
- * cycled cold regions and copiers that share chunks that goes on for many
- * launches.  With --first-copies setup every page is copied once each
- * way here, by this process from and into itself (the bytes stay as they
- * are), so that the launches measure the collective alone; where the
- * kernel refuses (no CMA) this does nothing, and no launch pays either. */
-static void kernel_copy_once(char *base, size_t bytes)
-{
-    static char bounce[1 << 20];
-
-    for (size_t at = 0; at < bytes; at += sizeof(bounce)) {
-        size_t n = bytes - at < sizeof(bounce) ? bytes - at : sizeof(bounce);
-        struct iovec local = { bounce, n }, remote = { base + at, n };
-
-        if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != (ssize_t) n
-            || process_vm_writev(getpid(), &local, 1, &remote, 1, 0) != (ssize_t) n) {
-            return;
-        }
-    }
-}
-
-static void pool_grow(bench_pool_t *pool, size_t bytes, bool copy_once)
+static void pool_grow(bench_pool_t *pool, size_t bytes)
 {
     void *base = NULL;
 
@@ -294,9 +266,6 @@ static void pool_grow(bench_pool_t *pool, size_t bytes, bool copy_once)
     }
     /* every page is touched once here, not inside a timed launch */
     memset(base, 0, bytes);
-    if (copy_once) {
-        kernel_copy_once(base, bytes);
-    }
     pool->base = base;
     pool->allocated = bytes;
 }
@@ -306,7 +275,7 @@ static void pool_grow(bench_pool_t *pool, size_t bytes, bool copy_once)
  * least 4 regions and 64 MiB, so that each launch finds its buffers
  * evicted from the caches (as IMB -off_cache). */
 void bench_pool_prepare(bench_pool_t *pool, const bench_op_t *op,
-                        const bench_layout_t *layout, const bench_options_t *opt)
+                        const bench_layout_t *layout, bench_cache_t cache)
 {
     size_t send = BENCH_WHO_NONE == op->send_who ? 0
                 : page_round(span_bytes(layout, op->send_span));
@@ -316,13 +285,13 @@ void bench_pool_prepare(bench_pool_t *pool, const bench_op_t *op,
     pool->send_bytes = send;
     pool->region = send + recv;
     pool->nregions = 1;
-    if (BENCH_CACHE_COLD == opt->cache && pool->region > 0) {
+    if (BENCH_CACHE_COLD == cache && pool->region > 0) {
         pool->nregions = (COLD_POOL_MIN_BYTES + pool->region - 1) / pool->region;
         if (pool->nregions < COLD_POOL_MIN_REGIONS) {
             pool->nregions = COLD_POOL_MIN_REGIONS;
         }
     }
-    pool_grow(pool, pool->region * pool->nregions, opt->first_copies_setup);
+    pool_grow(pool, pool->region * pool->nregions);
     pool->next = 0;
 }
 
