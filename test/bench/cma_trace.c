@@ -10,7 +10,7 @@
 /*
  * cma-trace: a preload library (LD_PRELOAD) that writes a timeline of
  * every kernel copy between address spaces and of every MPI_Bcast, for
- * docs/performance.md ("Cold 16 MiB").  It asks where the time of a
+ * docs/results/cold-16m-np2/timeline/.  It asks where the time of a
  * large Bcast goes: into the kernel's copies (and how fast each copied),
  * or between them (a process waiting for the other).  Both coll/shmcico's
  * single copy and coll/tuned's (btl/vader's CMA) call the C library's
@@ -21,7 +21,8 @@
  * each process writes CMA_TRACE_DIR/trace.PID (default: the current
  * directory), one line per event:
  *   START_NS END_NS KIND BYTES ADDRESS
- * KIND is pull (process_vm_readv), push (process_vm_writev) or bcast
+ * KIND is pull (process_vm_readv), push (process_vm_writev), short (a
+ * copy that failed or moved fewer bytes than asked) or bcast
  * (an MPI_Bcast, BYTES its count times its type's size; the call's
  * communicator tells nothing here, so a tool tells components apart by
  * their copies).  ADDRESS (hexadecimal) is the other process's first
@@ -34,6 +35,7 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,7 +83,7 @@ static void record(const char *kind, uint64_t start, uint64_t bytes, const void 
 
 __attribute__((constructor)) static void trace_open(void)
 {
-    events = malloc(MAX_EVENTS * sizeof(event_t));
+    events = calloc(MAX_EVENTS, sizeof(event_t));  /* kind NULL: not written yet */
 }
 
 __attribute__((destructor)) static void trace_write(void)
@@ -96,6 +98,9 @@ __attribute__((destructor)) static void trace_write(void)
         return;
     }
     for (long i = 0; i < n && i < MAX_EVENTS; ++i) {
+        if (NULL == events[i].kind) {
+            continue;           /* a thread still writing it at exit */
+        }
         fprintf(f, "%llu %llu %s %llu %llx\n", (unsigned long long) events[i].start,
                 (unsigned long long) events[i].end, events[i].kind,
                 (unsigned long long) events[i].bytes, (unsigned long long) events[i].remote);
@@ -119,14 +124,22 @@ static ssize_t traced(const char *name, vm_copy_fn *real, const char *kind, pid_
 {
     uint64_t start;
     ssize_t got;
+    int saved;
 
     if (NULL == *real) {
         *real = (vm_copy_fn) dlsym(RTLD_NEXT, name);
     }
+    if (NULL == *real) {
+        errno = ENOSYS;
+        return -1;
+    }
     start = now_ns();
     got = (*real)(pid, local, nlocal, remote, nremote, flags);
+    saved = errno;              /* the caller reads it (EINTR, EPERM) */
 
-    record(kind, start, iov_bytes(local, nlocal), nremote > 0 ? remote[0].iov_base : NULL);
+    record(got == (ssize_t) iov_bytes(local, nlocal) ? kind : "short", start,
+           iov_bytes(local, nlocal), nremote > 0 ? remote[0].iov_base : NULL);
+    errno = saved;
     return got;
 }
 

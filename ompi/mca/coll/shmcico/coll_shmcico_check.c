@@ -62,8 +62,11 @@ static int blocks_bytes(const mca_coll_shmcico_blocks_t *layout,
 
     ompi_datatype_type_size(dtype, &type_size);
     if (NULL == layout->counts) {   /* one count for all: no walk */
+        if (layout->count < 0) {
+            return MPI_ERR_COUNT;
+        }
         *bytes = type_size * (size_t) layout->count * (size_t) nprocs;
-        return layout->count < 0 ? MPI_ERR_COUNT : MPI_SUCCESS;
+        return MPI_SUCCESS;
     }
     *bytes = 0;
     for (int i = 0; i < nprocs; ++i) {

@@ -78,7 +78,8 @@ static int split_nodes(mca_coll_shmcico_net_t *net, struct ompi_communicator_t *
 /* node indices in the order of their lowest rank, members in rank order */
 static void make_maps(mca_coll_shmcico_net_t *net, const int32_t *pairs, int p)
 {
-    /* a node's key is its lowest rank, so nodes come in order of it */
+    /* a node's key is its lowest rank; groups come in the order of their
+     * lowest rank, members in rank order, as the node communicator's */
     net->nnodes = mca_coll_shmcico_group_ranks(pairs, 2, p, net->node_of, net->local_of,
                                                net->node_start, net->members);
 }

@@ -55,8 +55,8 @@ typedef struct net_stream_t {
     bool sending;                   /* the root's: packed into the stages */
 } net_stream_t;
 
-/* the binomial tree over nodes (the knomial tree of degree 2, as the
- * node stage's), rooted at the root's node, its nodes by their leaders */
+/* the binomial tree over nodes (coll_shmcico_tree.c's knomial tree of
+ * degree 2), rooted at the root's node, its nodes by their leaders */
 static void node_tree(const mca_coll_shmcico_net_t *net, int root, tree_t *t)
 {
     mca_coll_shmcico_tree_t nodes;

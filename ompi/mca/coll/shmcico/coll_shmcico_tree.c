@@ -253,6 +253,7 @@ static int number_groups(const int32_t *key, int stride, int p, int *group_of, i
 int mca_coll_shmcico_group_ranks(const int32_t *key, int stride, int p, int *group_of,
                                  int *index_in, int *start, int *members)
 {
+    /* members holds the groups' first ranks until the sort fills it */
     int n = number_groups(key, stride, p, group_of, members);
 
     /* a counting sort, stable: start[g] first counts, then is group g's

@@ -71,8 +71,9 @@ int mca_coll_shmcico_tree_parent(const mca_coll_shmcico_tree_t *tree,
                                  int rank, int root);
 
 /** Children of rank in the tree rooted at root, in the order they
- *  should be notified; returns their number.  children must hold
- *  nprocs - 1 entries. */
+ *  should be notified; returns their number.  children must hold as many
+ *  as the shape can give: nprocs - 1 in general (flat), degree for kary,
+ *  (degree - 1) * ceil(log_degree nprocs) for knomial, one for chain. */
 int mca_coll_shmcico_tree_children(const mca_coll_shmcico_tree_t *tree,
                                    int rank, int root, int *children);
 
@@ -81,8 +82,9 @@ int mca_coll_shmcico_tree_children(const mca_coll_shmcico_tree_t *tree,
  * matters), the groups numbered in order of their lowest rank:
  * group_of[p] each rank's group, index_in[p] its position in its group
  * (in rank order), start[n + 1] where each group begins in members,
- * members[p] the ranks by group, in rank order.  Returns n, the number
- * of groups.  (The NUMA tree's nodes; the network stage's nodes.)
+ * members[p] the ranks by group, in rank order.  start must hold p + 1
+ * entries (n is at most p).  Returns n, the number of groups.  (The NUMA
+ * tree's nodes; the network stage's nodes.)
  */
 int mca_coll_shmcico_group_ranks(const int32_t *key, int stride, int p, int *group_of,
                                  int *index_in, int *start, int *members);
