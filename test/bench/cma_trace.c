@@ -41,10 +41,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <mpi.h>
+
+#include "host.h"
 
 #define MAX_EVENTS (1 << 20)
 
@@ -58,14 +59,6 @@ typedef struct {
 
 static event_t *events;
 static atomic_long nevents;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
 
 static void record(const char *kind, uint64_t start, uint64_t bytes, const void *remote)
 {
@@ -122,7 +115,7 @@ static ssize_t traced(const char *name, vm_copy_fn *real, const char *kind, pid_
                       const struct iovec *local, unsigned long nlocal,
                       const struct iovec *remote, unsigned long nremote, unsigned long flags)
 {
-    uint64_t start;
+    uint64_t start, bytes = iov_bytes(local, nlocal);
     ssize_t got;
     int saved;
 
@@ -137,8 +130,8 @@ static ssize_t traced(const char *name, vm_copy_fn *real, const char *kind, pid_
     got = (*real)(pid, local, nlocal, remote, nremote, flags);
     saved = errno;              /* the caller reads it (EINTR, EPERM) */
 
-    record(got == (ssize_t) iov_bytes(local, nlocal) ? kind : "short", start,
-           iov_bytes(local, nlocal), nremote > 0 ? remote[0].iov_base : NULL);
+    record(got == (ssize_t) bytes ? kind : "short", start, bytes,
+           nremote > 0 ? remote[0].iov_base : NULL);
     errno = saved;
     return got;
 }
