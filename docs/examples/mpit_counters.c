@@ -99,10 +99,13 @@ int main(int argc, char **argv)
 {
     MPI_T_pvar_session session;
     var *vars = calloc(MAX_VARS, sizeof(var));
-    int provided, rank, size, n;
+    int level, provided, rank, size, n;
 
     MPI_Init(&argc, &argv);
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    /* Open MPI 4.1 and 5.0 take MPI_T's thread level as MPI's own:
+     * ask for the level MPI provides, never a lower one */
+    MPI_Query_thread(&level);
+    MPI_T_init_thread(level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_T_pvar_session_create(&session);

@@ -456,9 +456,10 @@ static unsigned long long read_counter(counter_t *counter)
 
 void bench_counters_open(void)
 {
-    int provided;
+    int level, provided;
 
-    if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_SINGLE, &provided)) {
+    MPI_Query_thread(&level);           /* MPI_T's level becomes MPI's */
+    if (MPI_SUCCESS != MPI_T_init_thread(level, &provided)) {
         return;
     }
     if (MPI_SUCCESS != MPI_T_pvar_session_create(&session)) {

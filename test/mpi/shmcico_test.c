@@ -24,10 +24,13 @@ static MPI_T_pvar_session session;
 
 static void init_tools(void)
 {
-    int provided;
+    int level, provided;
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_SINGLE, &provided)
+    /* Open MPI 4.1 and 5.0 take MPI_T's thread level as MPI's own: a
+     * lower one would make threads share the PML's cached request */
+    MPI_Query_thread(&level);
+    if (MPI_SUCCESS != MPI_T_init_thread(level, &provided)
         || MPI_SUCCESS != MPI_T_pvar_session_create(&session)) {
         fprintf(stderr, "MPI_T unavailable\n");
         MPI_Abort(MPI_COMM_WORLD, 2);

@@ -30,7 +30,7 @@ static int counter_index(const char *name, int *index)
 int main(int argc, char **argv)
 {
     const char *expect = argc > 1 ? argv[1] : "used";
-    int rank, size, provided, index, count, failures = 0, total = 0, calls = 0;
+    int rank, size, level, provided, index, count, failures = 0, total = 0, calls = 0;
     unsigned long long served = 0;
     MPI_T_pvar_session session;
     MPI_T_pvar_handle handle;
@@ -38,7 +38,8 @@ int main(int argc, char **argv)
     static unsigned char buf[10000];    /* within the default size limits */
 
     MPI_Init(&argc, &argv);
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_Query_thread(&level);           /* MPI_T's level becomes MPI's */
+    MPI_T_init_thread(level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     have_counter = counter_index("coll_shmcico_bcast_served", &index);

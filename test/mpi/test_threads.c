@@ -55,13 +55,17 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-    int nthreads, ops, rank, size;
+    int nthreads, ops, rank, size, level;
     worker workers[MAX_THREADS];
     pthread_t threads[MAX_THREADS];
     unsigned long long before[ST_NOPS], served = 0, calls = 0;
     char name[64];
 
     st_init_threads(&argc, &argv);
+    /* MPI_T's initialisation must leave MPI at MPI_THREAD_MULTIPLE: with
+     * a lower level Open MPI's PML shares one request among threads */
+    MPI_Query_thread(&level);
+    ST_CHECK(MPI_THREAD_MULTIPLE == level, "thread level %d after MPI_T_init_thread", level);
     nthreads = argc > 1 ? atoi(argv[1]) : 4;
     ops = argc > 2 ? atoi(argv[2]) : 500;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
