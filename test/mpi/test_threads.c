@@ -11,7 +11,9 @@
  * MPI_THREAD_MULTIPLE: several threads of every process run collectives
  * at the same time, each on its own communicator (as MPI requires), with
  * random operations, roots and sizes; every result is checked, and
- * coll/shmcico must have served the calls.
+ * coll/shmcico must have served the calls.  With coll_shmcico_lazy 0 the
+ * segments are still made at the first call (not while Open MPI enables a
+ * communicator, where a blocking wait would hang under threads).
  *
  * Usage: test_threads [THREADS] [OPERATIONS per thread]
  */

@@ -135,11 +135,29 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
         OBJ_RETAIN(module->previous.op##_module);                             \
     }
 
+/* why the segment cannot be made while the communicator is enabled, or
+ * NULL; lazy creation makes it at the first call instead */
+static const char *eager_refusal(const mca_coll_shmcico_module_t *module)
+{
+    if (module->multinode) {
+        /* making communicators while this one is enabled is not safe */
+        return "a communicator that spans nodes";
+    }
+    if (opal_using_threads()) {
+        /* Open MPI enables a new communicator from inside the progress
+         * of its creation.  With threads (MPI_THREAD_MULTIPLE) a blocking
+         * wait there sleeps until a progress that only it could make. */
+        return "MPI_THREAD_MULTIPLE";
+    }
+    return NULL;
+}
+
 static int shmcico_module_enable(mca_coll_base_module_t *super,
                                  struct ompi_communicator_t *comm)
 {
     mca_coll_shmcico_module_t *module = (mca_coll_shmcico_module_t *) super;
-    const char *missing = NULL;
+    const char *missing = NULL, *refusal;
+    bool now;
 
     MCA_COLL_SHMCICO_FOR_EACH_OP(SAVE_PREVIOUS)
     if (NULL != missing) {
@@ -152,16 +170,17 @@ static int shmcico_module_enable(mca_coll_base_module_t *super,
     }
     module->params = mca_coll_shmcico_component.params;
     mca_coll_shmcico_hints_subscribe(module, comm);
-    /* a multi-node communicator makes its node communicators at its first
-     * call: making communicators while this one is enabled is not safe */
+    refusal = mca_coll_shmcico_component.lazy ? NULL : eager_refusal(module);
+    now = !mca_coll_shmcico_component.lazy && NULL == refusal;
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
-                             MCA_COLL_SHMCICO_COMM_FMT "enabled (%s), %s made %s",
+                             MCA_COLL_SHMCICO_COMM_FMT "enabled (%s), %s made %s%s%s%s",
                              MCA_COLL_SHMCICO_COMM_ARGS(comm),
                              module->multinode ? "several nodes" : "one node",
                              module->multinode ? "node communicators" : "segment",
-                             mca_coll_shmcico_component.lazy || module->multinode
-                             ? "at first use" : "now");
-    if (!mca_coll_shmcico_component.lazy && !module->multinode) {
+                             now ? "now" : "at first use",
+                             NULL != refusal ? " (coll_shmcico_lazy 0 does not apply to " : "",
+                             NULL != refusal ? refusal : "", NULL != refusal ? ")" : "");
+    if (now) {
         mca_coll_shmcico_segment_setup(module, comm);
     }
     return OMPI_SUCCESS;
