@@ -102,8 +102,8 @@ int main(int argc, char **argv)
     int level, provided, rank, size, n;
 
     MPI_Init(&argc, &argv);
-    /* Open MPI 4.1 and 5.0 take MPI_T's thread level as MPI's own:
-     * ask for the level MPI provides, never a lower one */
+    /* Open MPI takes MPI_T's thread level as MPI's own: ask for
+     * exactly the level MPI provides */
     MPI_Query_thread(&level);
     MPI_T_init_thread(level, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

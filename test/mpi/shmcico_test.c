@@ -27,8 +27,8 @@ static void init_tools(void)
     int level, provided;
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    /* Open MPI 4.1 and 5.0 take MPI_T's thread level as MPI's own: a
-     * lower one would make threads share the PML's cached request */
+    /* Open MPI takes MPI_T's thread level as MPI's own: a lower one
+     * would make threads share ob1's cached requests */
     MPI_Query_thread(&level);
     if (MPI_SUCCESS != MPI_T_init_thread(level, &provided)
         || MPI_SUCCESS != MPI_T_pvar_session_create(&session)) {

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 
     st_init_threads(&argc, &argv);
     /* MPI_T's initialisation must leave MPI at MPI_THREAD_MULTIPLE: with
-     * a lower level Open MPI's PML shares one request among threads */
+     * a lower level ob1 shares its cached requests among threads */
     MPI_Query_thread(&level);
     ST_CHECK(MPI_THREAD_MULTIPLE == level, "thread level %d after MPI_T_init_thread", level);
     nthreads = argc > 1 ? atoi(argv[1]) : 4;

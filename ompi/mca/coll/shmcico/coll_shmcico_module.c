@@ -135,19 +135,22 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
         OBJ_RETAIN(module->previous.op##_module);                             \
     }
 
-/* why the segment cannot be made while the communicator is enabled, or
- * NULL; lazy creation makes it at the first call instead */
+/* why the segment cannot be made while the communicator is enabled (for
+ * the verbose line), or NULL; it is then made at the first call */
 static const char *eager_refusal(const mca_coll_shmcico_module_t *module)
 {
     if (module->multinode) {
         /* making communicators while this one is enabled is not safe */
-        return "a communicator that spans nodes";
+        return " (coll_shmcico_lazy 0 does not apply to a communicator that spans nodes)";
     }
     if (opal_using_threads()) {
-        /* Open MPI enables a new communicator from inside the progress
-         * of its creation.  With threads (MPI_THREAD_MULTIPLE) a blocking
-         * wait there sleeps until a progress that only it could make. */
-        return "MPI_THREAD_MULTIPLE";
+        /* Open MPI enables a communicator from inside the progress of its
+         * creation, which the creating thread waits for in
+         * ompi_sync_wait_mt.  With threads on, only one waiting thread
+         * progresses at a time, so a blocking wait of the setup inside
+         * that progress sleeps for good. */
+        return " (coll_shmcico_lazy 0 does not apply with threads: MPI_THREAD_MULTIPLE "
+               "or a progress thread)";
     }
     return NULL;
 }
@@ -173,13 +176,11 @@ static int shmcico_module_enable(mca_coll_base_module_t *super,
     refusal = mca_coll_shmcico_component.lazy ? NULL : eager_refusal(module);
     now = !mca_coll_shmcico_component.lazy && NULL == refusal;
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
-                             MCA_COLL_SHMCICO_COMM_FMT "enabled (%s), %s made %s%s%s%s",
+                             MCA_COLL_SHMCICO_COMM_FMT "enabled (%s), %s made %s%s",
                              MCA_COLL_SHMCICO_COMM_ARGS(comm),
                              module->multinode ? "several nodes" : "one node",
                              module->multinode ? "node communicators" : "segment",
-                             now ? "now" : "at first use",
-                             NULL != refusal ? " (coll_shmcico_lazy 0 does not apply to " : "",
-                             NULL != refusal ? refusal : "", NULL != refusal ? ")" : "");
+                             now ? "now" : "at first use", NULL != refusal ? refusal : "");
     if (now) {
         mca_coll_shmcico_segment_setup(module, comm);
     }
