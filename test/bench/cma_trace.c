@@ -9,8 +9,9 @@
 
 /*
  * cma-trace: a preload library (LD_PRELOAD) that writes a timeline of
- * every kernel copy between address spaces and of every MPI_Bcast, for
- * docs/results/cold-16m-np2/timeline/.  It asks where the time of a
+ * every kernel copy between address spaces and of every MPI_Bcast,
+ * MPI_Scatter and MPI_Gather, for docs/results/cold-16m-np2/timeline/
+ * and docs/results/rooted-256k-np2/.  It asks where the time of a
  * large Bcast goes: into the kernel's copies (and how fast each copied),
  * or between them (a process waiting for the other).  Both coll/shmcico's
  * single copy and coll/tuned's (btl/vader's CMA) call the C library's
@@ -22,11 +23,13 @@
  * directory), one line per event:
  *   START_NS END_NS KIND BYTES ADDRESS
  * KIND is pull (process_vm_readv), push (process_vm_writev), short (a
- * copy that failed or moved fewer bytes than asked) or bcast
- * (an MPI_Bcast, BYTES its count times its type's size; the call's
+ * copy that failed or moved fewer bytes than asked), or bcast, scatter
+ * or gather (an MPI_Bcast, MPI_Scatter or MPI_Gather; BYTES the count
+ * times the type's size of this process's block; the call's
  * communicator tells nothing here, so a tool tells components apart by
  * their copies).  ADDRESS (hexadecimal) is the other process's first
- * address of a copy, the buffer of a Bcast.  The first MAX_EVENTS events
+ * address of a copy, the buffer of a Bcast, the receive buffer of a
+ * Scatter, the send buffer of a Gather.  The first MAX_EVENTS events
  * are kept.
  *
  *   mpirun -np 2 -x LD_PRELOAD=test/bench/.libs/cma-trace.so \
@@ -160,5 +163,29 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
     rc = PMPI_Bcast(buf, count, type, root, comm);
     PMPI_Type_size(type, &size);
     record("bcast", start, (uint64_t) size * (uint64_t) count, buf);
+    return rc;
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    uint64_t start = now_ns();
+    int size = 0, rc;
+
+    rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+    PMPI_Type_size(rtype, &size);
+    record("scatter", start, (uint64_t) size * (uint64_t) rcount, rbuf);
+    return rc;
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    uint64_t start = now_ns();
+    int size = 0, rc;
+
+    rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+    PMPI_Type_size(stype, &size);
+    record("gather", start, (uint64_t) size * (uint64_t) scount, sbuf);
     return rc;
 }
