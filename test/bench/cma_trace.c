@@ -11,8 +11,8 @@
  * cma-trace: a preload library (LD_PRELOAD) that writes a timeline of
  * every kernel copy between address spaces and of every MPI_Bcast,
  * MPI_Scatter and MPI_Gather, for docs/results/cold-16m-np2/timeline/
- * and docs/results/rooted-256k-np2/.  It asks where the time of a
- * large Bcast goes: into the kernel's copies (and how fast each copied),
+ * and docs/results/rooted-np2-timeline/.  It asks where the time of a
+ * large call goes: into the kernel's copies (and how fast each copied),
  * or between them (a process waiting for the other).  Both coll/shmcico's
  * single copy and coll/tuned's (btl/vader's CMA) call the C library's
  * process_vm_readv / process_vm_writev, so both are seen.
