@@ -155,14 +155,22 @@ ssize_t process_vm_writev(pid_t pid, const struct iovec *local, unsigned long nl
     return traced("process_vm_writev", &real, "push", pid, local, nlocal, remote, nremote, flags);
 }
 
+/* a call's interval, with its block of COUNT elements of TYPE at BUF */
+static void record_call(const char *kind, uint64_t start, int count, MPI_Datatype type,
+                        const void *buf)
+{
+    int size = 0;
+
+    PMPI_Type_size(type, &size);
+    record(kind, start, (uint64_t) size * (uint64_t) count, buf);
+}
+
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     uint64_t start = now_ns();
-    int size = 0, rc;
+    int rc = PMPI_Bcast(buf, count, type, root, comm);
 
-    rc = PMPI_Bcast(buf, count, type, root, comm);
-    PMPI_Type_size(type, &size);
-    record("bcast", start, (uint64_t) size * (uint64_t) count, buf);
+    record_call("bcast", start, count, type, buf);
     return rc;
 }
 
@@ -170,11 +178,9 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
                 MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     uint64_t start = now_ns();
-    int size = 0, rc;
+    int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 
-    rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    PMPI_Type_size(rtype, &size);
-    record("scatter", start, (uint64_t) size * (uint64_t) rcount, rbuf);
+    record_call("scatter", start, rcount, rtype, rbuf);
     return rc;
 }
 
@@ -182,10 +188,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     uint64_t start = now_ns();
-    int size = 0, rc;
+    int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 
-    rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    PMPI_Type_size(stype, &size);
-    record("gather", start, (uint64_t) size * (uint64_t) scount, sbuf);
+    record_call("gather", start, scount, stype, sbuf);
     return rc;
 }
