@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Another project's tests against coll/shmcico: the tests of MPICH's
+# test/mpi/coll that call Bcast, Scatter(v), Gather(v) or Allgather(v)
+# (intracommunicators of every shape MPICH's MTest makes, intercommunicators,
+# MPI_IN_PLACE, zero counts, derived datatypes from its dtpools), taken
+# from Debian's mpich source package, built with this Open MPI's mpicc and
+# run by its mpirun, which selects coll/shmcico by its priority.
+#
+#   mpich-coll.sh CONFIG    CONFIG: default | single-copy | queues
+#     default      the component's parameters as the suite sets them
+#     single-copy  every operation's crossover at 1 byte
+#     queues       coll_shmcico_single_copy off
+#
+# A test passes when it exits 0, prints MPICH's "No Errors", and the
+# MPI_T counters (mpi/counters_report.so, preloaded) say that
+# coll/shmcico served calls in it.  Over the run, single-copy must have
+# served calls by single copy and queues none.  The last line is
+# "mpich-coll CONFIG: N passed, N failed".
+#
+# run-suite.sh calls it from the build's test directory with MPIRUN set.
+# The source package is downloaded once into $MPICH_SOURCE_CACHE
+# (/var/cache/coll-shmcico/mpich; apt's deb-src of this Debian release
+# is added if missing, which needs root), built once per Open MPI into
+# mpich-tests/ of the build's test directory.
+
+set -u
+: "${MPIRUN:?}"
+config=${1:-}
+case $config in
+    default) params=() ;;
+    single-copy)
+        params=()
+        for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+            params+=(--mca "coll_shmcico_${op}_single_copy_min" 1)
+        done ;;
+    queues) params=(--mca coll_shmcico_single_copy off) ;;
+    *) echo "usage: mpich-coll.sh default|single-copy|queues" >&2; exit 2 ;;
+esac
+
+cache=${MPICH_SOURCE_CACHE:-/var/cache/coll-shmcico/mpich}
+build=$PWD/mpich-tests
+mpicc=$(dirname "$MPIRUN")/mpicc
+report=$PWD/mpi/.libs/counters_report.so
+
+# NAME NP [ARG...]: the tests, with MPICH's own process counts where
+# they are small (its testlist runs some at 10)
+tests=(
+    "allgather2 4" "allgather3 4" "allgather_struct 4" "allgatherv2 4" "allgatherv3 4"
+    "allgatherv4 4" "bcasttest 4" "bcastzerotype 4"
+    "bcast 4 -type=MPI_INT:4+MPI_DOUBLE:8 -count=512 -seed=6 -testsize=16"
+    "bcast 3 -type=MPI_INT -count=65536 -seed=7 -testsize=4"
+    "coll2 5" "coll4 4" "coll5 4" "coll6 5" "coll7 5" "coll8 4" "coll9 4" "coll10 4"
+    "coll12 4" "gather 4" "gather2 4" "gatherv 5" "scatter2 4" "scatter3 4" "scattern 4"
+    "scatterv 4" "icbcast 4" "icgatherv 5" "icallgatherv 5"
+)
+
+log() { echo "mpich-coll: $*"; }
+
+# deb-src of this release, for apt-get source (root only)
+add_sources() {
+    local codename list=/etc/apt/sources.list.d/coll-shmcico-src.sources
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ \
+        && ! grep -qs '^deb-src ' /etc/apt/sources.list; then
+        log "adding the $codename source packages to apt ($list)"
+        printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\n%s\n%s\n' \
+            "$codename" "Components: main" \
+            "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" >"$list"
+    fi
+    apt-get update -qq
+}
+
+fetch_source() {
+    if ls "$cache"/mpich_*.orig.tar.* >/dev/null 2>&1; then
+        return 0
+    fi
+    [ "$(id -u)" = 0 ] || { log "no source package in $cache (root fetches it)"; return 1; }
+    mkdir -p "$cache"
+    add_sources || return 1
+    log "downloading the source package mpich into $cache"
+    (cd "$cache" && apt-get source --download-only mpich >download.log 2>&1) \
+        || { cat "$cache/download.log"; return 1; }
+}
+
+# the test directory configured and the tests above built, once per
+# source package and mpicc
+build_tests() {
+    local tarball stamp names
+    tarball=$(ls "$cache"/mpich_*.orig.tar.* | sort -V | tail -n 1)
+    stamp="$tarball $("$mpicc" --showme:version 2>&1 | head -n 1)"
+    if [ "$(cat "$build/stamp" 2>/dev/null)" = "$stamp" ]; then
+        return 0
+    fi
+    log "building MPICH's collective tests from $(basename "$tarball") with $mpicc"
+    rm -rf "$build" && mkdir -p "$build" || return 1
+    tar -xf "$tarball" -C "$build" --strip-components=1 --wildcards '*/test/mpi' || return 1
+    cd "$build/test/mpi" || return 1
+    # dtpools calls MPI-1 functions that Open MPI's mpi.h no longer declares
+    sed -i -e 's/MPI_Type_hvector(/MPI_Type_create_hvector(/g' \
+        -e 's/MPI_Type_hindexed(/MPI_Type_create_hindexed(/g' dtpools/src/dtpools_custom.c
+    names=$(printf '%s\n' "${tests[@]}" | cut -d' ' -f1 | sort -u)
+    { env -u LD_PRELOAD ./configure CC="$mpicc" --disable-fortran --disable-cxx \
+          --disable-romio --disable-spawn --enable-strictmpi \
+          && env -u LD_PRELOAD make -C util -j"$(nproc)" \
+          && env -u LD_PRELOAD make -C dtpools -j"$(nproc)" \
+          && env -u LD_PRELOAD make -C coll -j"$(nproc)" $names; } >"$build/build.log" 2>&1 \
+        || { tail -n 30 "$build/build.log"; return 1; }
+    cd - >/dev/null && echo "$stamp" >"$build/stamp"
+}
+
+# run_test NAME NP ARGS...: one test; prints its line, returns 1 on failure
+run_test() {
+    local name=$1 np=$2 out counters
+    shift 2
+    out=$(cd "$build/test/mpi/coll" && timeout -k 10 300 "$MPIRUN" --oversubscribe -np "$np" \
+              "${params[@]+"${params[@]}"}" -x LD_PRELOAD="$report${LD_PRELOAD:+:$LD_PRELOAD}" \
+              ./"$name" "$@" 2>&1 </dev/null)
+    local status=$?
+    counters=$(echo "$out" | sed -n 's/^shmcico counters: //p' | tail -n 1)
+    echo "$counters" >>"$build/counters-$config"
+    if [ $status -eq 0 ] && echo "$out" | grep -q 'No Errors' \
+        && [ "$(echo "$counters" | awk '{print $2}')" -gt 0 ] 2>/dev/null; then
+        echo "  pass  $name np $np $* ($counters)"
+        return 0
+    fi
+    echo "  FAIL  $name np $np $* (exit $status; ${counters:-no counters})"
+    echo "$out" | tail -n 15 | sed -e 's/^/      | /'
+    return 1
+}
+
+fetch_source && build_tests || { echo "mpich-coll $config: 0 passed, 1 failed"; exit 1; }
+rm -f "$build/counters-$config"
+passed=0 failed=0
+for t in "${tests[@]}"; do
+    # shellcheck disable=SC2086
+    if run_test $t; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+# the sums over the run: "served N queue N single_copy N small N fallback N"
+read -r single queue <<<"$(awk '{s += $6; q += $4} END {print s + 0, q + 0}' \
+                               "$build/counters-$config")"
+log "over the run: $queue calls with a block through the queues, $single by single copy"
+case $config in
+    single-copy) [ "$single" -gt 0 ] || { log "FAIL: no call served by single copy"; failed=$((failed + 1)); } ;;
+    queues) [ "$single" -eq 0 ] || { log "FAIL: single copy served calls"; failed=$((failed + 1)); } ;;
+esac
+echo "mpich-coll $config: $passed passed, $failed failed"
+[ $failed -eq 0 ]
