@@ -10,8 +10,12 @@
 # The test suites of coll/shmcico, run from the build's test directory by
 # make (the variables below come from the Makefile):
 #   run-suite.sh default   every test of "make check" (a few minutes)
-#   run-suite.sh mpi       the same without the unit tests of the engine
-#                          (which do not use MPI): for a second Open MPI
+#   run-suite.sh mpi       the same without what does not depend on the
+#                          Open MPI: the unit tests of the engine (which
+#                          do not use MPI), the engine's other tree shapes
+#                          and queue geometries, MPICH's collective tests
+#                          (fetched and built once, in the first pass):
+#                          for a second Open MPI
 #   run-suite.sh large     "make check-large": 64-bit sizes for real, a
 #                          Gatherv of over 2^31 bytes, Allgather of 2^31 + 13-byte
 #                          blocks (about 13 GB of memory)
