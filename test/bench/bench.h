@@ -250,7 +250,8 @@ void bench_summarize(double *times, size_t n, double trim_pct,
                      bench_summary_t *summary);
 
 typedef struct {
-    const char *name;
+    const char *name;           /**< as given: NAME[@KEY=VALUE]... */
+    char base[64];              /**< NAME: the coll component */
     MPI_Comm comm;
     bool is_shmcico;
 } bench_component_t;

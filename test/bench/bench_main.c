@@ -103,7 +103,12 @@ static void print_help(void)
 "  --components LIST   coll components (default shmcico,tuned): the first is\n"
 "                      measured, the others are baselines, each on its own\n"
 "                      communicator (preference 'NAME,^FIRST', so that the\n"
-"                      measured component never serves a baseline)\n"
+"                      measured component never serves a baseline); a\n"
+"                      component may carry info hints for its communicator,\n"
+"                      NAME@KEY=VALUE[@KEY=VALUE]... (';' in VALUE stands\n"
+"                      for ','), and a variant of the measured component\n"
+"                      is measured on the same processes at the same\n"
+"                      moments: shmcico,shmcico@shmcico_single_copy=off\n"
 "  --sizes LIST        message sizes m in bytes, K/M/G suffixes allowed\n"
 "                      (default powers of two from 8 to 4M); bcast moves m\n"
 "                      bytes in all, scatter, gather, allgather m bytes per\n"
@@ -514,9 +519,35 @@ static int parse_options(int argc, char **argv, bench_options_t *opt, int size)
 /* ---------------------------------------------------------------- */
 /* set-up */
 
+/* NAME of a component given as NAME[@KEY=VALUE]... */
+static void component_base(const char *spec, char *base, size_t len)
+{
+    snprintf(base, len, "%.*s", (int) strcspn(spec, "@"), spec);
+}
+
+/* The info hints of a component given as NAME@KEY=VALUE@...: each
+ * KEY=VALUE goes into info, a ';' of VALUE as a ',' (the list of
+ * components is comma separated). */
+static void add_hints(const char *spec, MPI_Info info)
+{
+    for (const char *at = strchr(spec, '@'); NULL != at; at = strchr(at + 1, '@')) {
+        char hint[256], *eq;
+
+        snprintf(hint, sizeof(hint), "%.*s", (int) strcspn(at + 1, "@"), at + 1);
+        for (char *semi = strchr(hint, ';'); NULL != semi; semi = strchr(semi, ';')) {
+            *semi = ',';
+        }
+        if (NULL != (eq = strchr(hint, '='))) {
+            *eq = '\0';
+            MPI_Info_set(info, hint, eq + 1);
+        }
+    }
+}
+
 /* A baseline's communicator excludes the measured component, so that
  * operations the baseline lacks fall to the usual next component rather
- * than to the one under test. */
+ * than to the one under test; a variant of the measured component (the
+ * same NAME with other hints) does not. */
 static void open_component(bench_run_t *run, int c)
 {
     bench_component_t *component = &run->components[c];
@@ -524,15 +555,17 @@ static void open_component(bench_run_t *run, int c)
     MPI_Info info;
 
     component->name = run->opt.components[c];
-    component->is_shmcico = 0 == strcmp(component->name, "shmcico");
-    if (0 == c) {
-        snprintf(preference, sizeof(preference), "%s", component->name);
+    component_base(component->name, component->base, sizeof(component->base));
+    component->is_shmcico = 0 == strcmp(component->base, "shmcico");
+    if (0 == c || 0 == strcmp(component->base, run->components[0].base)) {
+        snprintf(preference, sizeof(preference), "%s", component->base);
     } else {
-        snprintf(preference, sizeof(preference), "%s,^%s", component->name,
-                 run->opt.components[0]);
+        snprintf(preference, sizeof(preference), "%s,^%s", component->base,
+                 run->components[0].base);
     }
     MPI_Info_create(&info);
     MPI_Info_set(info, "ompi_comm_coll_preference", preference);
+    add_hints(component->name, info);
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &component->comm);
     MPI_Info_free(&info);
     MPI_Comm_set_errhandler(component->comm, MPI_ERRORS_RETURN);

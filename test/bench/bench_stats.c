@@ -193,7 +193,8 @@ static void print_header(FILE *out, const bench_run_t *run)
                 run->components[c].name);
     }
     if (run->ncomponents > 1) {
-        fprintf(out, " (their communicators exclude %s)", run->components[0].name);
+        fprintf(out, " (their communicators exclude %s, unless they are variants of it)",
+                run->components[0].base);
     }
     fprintf(out, "\n# date:       %s\n", run->date);
 }
@@ -209,10 +210,10 @@ static void print_block_title(FILE *out, const bench_run_t *run,
     }
     fprintf(out, "\n");
     for (int c = 0; c < run->ncomponents; ++c) {
-        if (!bench_component_provides(run->components[c].name, op)) {
+        if (!bench_component_provides(run->components[c].base, op)) {
             fprintf(out, "#  %s*: %s has no %s; Open MPI runs the next coll "
                     "component on its communicator\n", run->components[c].name,
-                    run->components[c].name, op->name);
+                    run->components[c].base, op->name);
         }
     }
 }
@@ -225,7 +226,7 @@ static void print_column_names(FILE *out, const bench_run_t *run,
     fprintf(out, "%10s", "size");
     for (int c = 0; c < run->ncomponents; ++c) {
         snprintf(name, sizeof(name), "%s%s [us]", run->components[c].name,
-                 bench_component_provides(run->components[c].name, op) ? "" : "*");
+                 bench_component_provides(run->components[c].base, op) ? "" : "*");
         fprintf(out, " %22s", name);
     }
     for (int c = 1; c < run->ncomponents; ++c) {
