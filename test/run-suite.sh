@@ -225,6 +225,7 @@ default_suite() {
         run_case unit-engine-small 300 -- unit/test_engine_small
         run_case unit-residency 60 -- unit/test_residency
         run_case unit-single 60 -- unit/test_single
+        run_case unit-streaming 60 -- unit/test_streaming
         if [ -x unit/tsan_engine_bcast ] && [ -z "${SANITIZER_PRELOAD:-}" ]; then
             run_case unit-engine-bcast-tsan 600 -- unit/tsan_engine_bcast
             run_case unit-engine-vector-tsan 600 -- unit/tsan_engine_vector
@@ -247,6 +248,8 @@ default_suite() {
         --expect 'coll_shmcico_single_copy" \(current value: "auto"' \
         --expect 'coll_shmcico_single_copy_chunk"' \
         --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "131072", data source: default' \
+        --expect 'coll_shmcico_streaming_min" \(current value: "8192", data source: default' \
+        --expect 'coll_shmcico_gather_streamed_bytes"' \
         --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "65536", data source: default' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
         --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \

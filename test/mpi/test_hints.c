@@ -20,6 +20,10 @@
  *    through the queues, while the parent communicator copies it once;
  *  - shmcico_single_copy_min=1 (every operation): an Allgather of 100
  *    bytes per process goes by single copy;
+ *  - shmcico_streaming_min=0: a Gather of 64 KiB blocks through the queues
+ *    writes none with streaming stores, while MPI_COMM_WORLD (the
+ *    default, 8 KiB) writes each non-root's block so; =64K: a 32 KiB block
+ *    is written with ordinary stores, a 64 KiB one with streaming ones;
  *  - MPI_Comm_set_info before the first call: shmcico_tree=chain is in
  *    effect (the suite checks the segment's verbose line too); after the
  *    segment is made a new shmcico_tree is ignored (with a message; as
@@ -183,6 +187,46 @@ static void small_single_copy(void)
     MPI_Comm_free(&comm);
 }
 
+/* bytes this process wrote with streaming stores in one Gather of
+ * bytes per block through the queues */
+static unsigned long long gather_streamed(MPI_Comm comm, int bytes, uint64_t seed)
+{
+    unsigned long long before = st_counter("gather_streamed_bytes");
+    int counts[64];
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = bytes;
+    }
+    st_simple_call(ST_GATHER, comm, 0, counts, seed);
+    return st_counter("gather_streamed_bytes") - before;
+}
+
+static void streaming_min(void)
+{
+    MPI_Info info;
+    MPI_Comm off, big, queues;
+    unsigned long long want = 0 == rank ? 0 : 65536;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "shmcico_single_copy", "off");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &queues);
+    MPI_Info_set(info, "shmcico_streaming_min", "0");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &off);
+    MPI_Info_set(info, "shmcico_streaming_min", "64K");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &big);
+    MPI_Info_free(&info);
+    expect_info(queues, "shmcico_streaming_min", "8192", "the default");
+    expect_info(off, "shmcico_streaming_min", "0", "dup_with_info");
+    expect_info(big, "shmcico_streaming_min", "64K", "dup_with_info, as given");
+    ST_CHECK(want == gather_streamed(queues, 65536, 9), "streaming_min 8192: 64 KiB block");
+    ST_CHECK(0 == gather_streamed(off, 65536, 10), "streaming_min 0: 64 KiB block");
+    ST_CHECK(0 == gather_streamed(big, 32768, 11), "streaming_min 64K: 32 KiB block");
+    ST_CHECK(want == gather_streamed(big, 65536, 12), "streaming_min 64K: 64 KiB block");
+    MPI_Comm_free(&queues);
+    MPI_Comm_free(&off);
+    MPI_Comm_free(&big);
+}
+
 static void set_info(void)
 {
     MPI_Comm comm;
@@ -224,6 +268,7 @@ int main(int argc, char **argv)
     single_copy_off();
     expect_copier(MPI_COMM_WORLD);
     small_single_copy();
+    streaming_min();
     set_info();
     return st_finish("test_hints");
 }

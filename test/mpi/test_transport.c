@@ -24,6 +24,10 @@
  *    is one fragment), a vector of 4 KiB pieces (single copy);
  *  - a Scatter whose receivers take a vector of 64 pieces and call
  *    late, after the root has sent;
+ *  - a sender writes a queued block of at least
+ *    coll_shmcico_streaming_min bytes (and more than a flag carries) with
+ *    streaming stores, counted in coll_shmcico_<op>_streamed_bytes; a
+ *    layout the convertor packs, with ordinary stores;
  *  - every byte checked, every call served.
  * Modes:
  *   single    single copy works (coll_shmcico_single_copy_comms moved)
@@ -65,9 +69,12 @@ typedef struct expect_t {
     int queue;
     int small;
     int cold;                   /* blocks this process sends that the probe turned */
+    unsigned long long streamed;    /* bytes it writes with streaming stores */
 } expect_t;
 
 static size_t fragment;
+static size_t streaming_min;    /* coll_shmcico_streaming_min */
+enum { INLINE = 32 };           /* bytes a flag carries */
 
 typedef struct limits_t {
     size_t min;                 /* coll_shmcico_<op>_single_copy_min */
@@ -84,8 +91,12 @@ static void note(expect_t *e, size_t bytes, limits_t l, int sends)
         e->cold += sends;
     } else if (by_size) {
         e->single = 1;
+        return;
     } else {
         e->queue = 1;
+    }
+    if (sends && 0 != streaming_min && bytes >= streaming_min && bytes > INLINE) {
+        e->streamed += bytes;
     }
 }
 
@@ -111,7 +122,7 @@ static int sends(st_op op, int root, int j)
 /* process me's part of op with these block sizes */
 static expect_t expected(st_op op, int root, const int *counts, limits_t l)
 {
-    expect_t e = { 0, 0, 0, 0 };
+    expect_t e = { 0, 0, 0, 0, 0 };
     int all = ST_ALLGATHER == op || ST_ALLGATHERV == op || (ST_BCAST != op && rank == root);
     size_t largest = (size_t) counts[ST_BCAST == op ? 0 : rank];
 
@@ -158,7 +169,7 @@ static void call_and_check(st_op op, int root, const int *counts, limits_t l, ui
 {
     unsigned long long s0 = counter_of(op, "single_copy"), q0 = counter_of(op, "queue");
     unsigned long long v0 = counter_of(op, "served"), m0 = counter_of(op, "small");
-    unsigned long long c0 = counter_of(op, "cold");
+    unsigned long long c0 = counter_of(op, "cold"), t0 = counter_of(op, "streamed_bytes");
     expect_t e = expected(op, root, counts, l);
 
     st_simple_call(op, MPI_COMM_WORLD, root, counts, seed);
@@ -178,6 +189,10 @@ static void call_and_check(st_op op, int root, const int *counts, limits_t l, ui
              "%s root %d counts[0]=%d counts[1]=%d: blocks found cold +%llu, expected +%d",
              st_op_name(op), root, counts[0], counts[1 % size], counter_of(op, "cold") - c0,
              e.cold);
+    ST_CHECK(counter_of(op, "streamed_bytes") - t0 == e.streamed,
+             "%s root %d counts[0]=%d counts[1]=%d: streamed +%llu bytes, expected +%llu",
+             st_op_name(op), root, counts[0], counts[1 % size],
+             counter_of(op, "streamed_bytes") - t0, e.streamed);
 }
 
 /* every operation below, at and above its crossover and the largest
@@ -259,6 +274,7 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
     unsigned long long q0 = counter_of(ST_BCAST, "queue");
     unsigned long long m0 = counter_of(ST_BCAST, "small");
     unsigned long long c0 = counter_of(ST_BCAST, "cold");
+    unsigned long long t0 = counter_of(ST_BCAST, "streamed_bytes");
     size_t bytes = (size_t) pieces * piece_doubles * sizeof(double);
     int cold = want_single && single_works && all_cold
         && bytes <= limits_of(ST_BCAST).probe_max;
@@ -292,6 +308,9 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
     ST_CHECK(counter_of(ST_BCAST, "cold") - c0 == (unsigned) (cold && 0 == rank),
              "vector bcast of %d-double pieces: found cold +%llu", piece_doubles,
              counter_of(ST_BCAST, "cold") - c0);
+    ST_CHECK(counter_of(ST_BCAST, "streamed_bytes") == t0,
+             "vector bcast of %d-double pieces: packed, yet streamed +%llu bytes",
+             piece_doubles, counter_of(ST_BCAST, "streamed_bytes") - t0);
     MPI_Type_free(&vec);
     st_free(&buf);
 }
@@ -361,6 +380,7 @@ int main(int argc, char **argv)
     all_cold = 0 == strcmp(mode, "cold");
     single_works = 0 == strcmp(mode, "single") || all_cold;
     fragment = (size_t) st_cvar("fragment_size");
+    streaming_min = (size_t) st_cvar("streaming_min");
     /* counters count from their first read: before the first segment */
     (void) st_counter("single_copy_comms");
     (void) st_counter("single_copy_refused");

@@ -16,7 +16,8 @@
  * or through a bounce buffer, a receiver with a short buffer (truncated,
  * nothing written past it, the next call still right), a receiver that
  * chose the other transport (it follows the root), a root that hands
- * the call back and one that reports an error to everyone.
+ * the call back and one that reports an error to everyone, a root that
+ * writes the slots with streaming stores (it counts those bytes).
  */
 
 #include <stdlib.h>
@@ -41,6 +42,7 @@ typedef struct bcast_case {
     int no_region;              /* ... without a region: bounce buffer */
     int decline_every;          /* the root declines every n-th call, 0 never */
     int fault_every;            /* the root reports an error every n-th call */
+    int streaming;              /* the root writes the slots with streaming stores */
 } bcast_case;
 
 #define FAULT_CODE 54321
@@ -100,6 +102,7 @@ static void make_block(const bcast_case *c, strided *st, mca_coll_shmcico_region
         region->pieces = &region->first;
     } else {
         mca_coll_shmcico_stream_contig(&st->stream, buf, room);
+        st->stream.streaming = c->streaming && room > MCA_COLL_SHMCICO_INLINE;
         mca_coll_shmcico_region_contig(region, buf, room);
     }
     *block = (mca_coll_shmcico_block_t) { .stream = &st->stream, .single = single,
@@ -127,6 +130,10 @@ static int check_result(threads_world *w, const bcast_case *c, int rank, int roo
     }
     if (!decline && !fault && (r->used_single != single || r->used_queue == single)) {
         failures += fail(rank, "unexpected transport", op);
+    }
+    if (r->streamed != (rank == root && c->streaming && !single && !decline && !fault
+                        && size > MCA_COLL_SHMCICO_INLINE ? size : 0)) {
+        failures += fail(rank, "unexpected bytes written by streaming stores", op);
     }
     return failures;
 }
@@ -294,6 +301,12 @@ static void special_cases(void)
           { .decline_every = 3, .single_min = 1000 } },
         { "root's error every 2nd", 6, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
           { .fault_every = 2, .single_min = 1000 } },
+        { "streaming stores, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+          { .streaming = 1, .single_min = SIZE_MAX } },
+        { "streaming stores, short receiver", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
+          { .streaming = 1, .short_rank = 2, .single_min = SIZE_MAX } },
+        { "streaming stores beside single copy", 5, THREADS_CMA, MCA_COLL_SHMCICO_TREE_FLAT,
+          { .streaming = 1, .single_min = 1000 } },
     };
     size_t sizes[16];
     int n = boundary_sizes(sizes, 128, 8, 2);

@@ -17,7 +17,9 @@
  *    hands the call to the skeleton, which serves it: a reader with less
  *    room reports a truncation and the next calls stay in step;
  *  - a block longer than its room within one fragment is a truncation
- *    on the small path itself. */
+ *    on the small path itself;
+ *  - senders that write their blocks with streaming stores move the same
+ *    bytes, and the small path counts the bytes it wrote so. */
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,7 @@ typedef struct scase {
                                        the receiver, else the sender */
     size_t odd_bytes;
     paths_t paths;
+    int streaming;                  /* senders write the slots with streaming stores */
     mca_coll_shmcico_tree_t tree;
 } scase;
 
@@ -122,10 +125,24 @@ static void fill_sends(const scase *c, buffers *b, int me, int p, int root, int 
 /* ------------------------------------------------------------------ */
 /* The two paths                                                        */
 
-static void make_block(mca_coll_shmcico_block_t *block, mca_coll_shmcico_stream_t *stream,
-                       mca_coll_shmcico_region_t *region, unsigned char *at, size_t n)
+/* a block of more than a flag's payload goes with streaming stores in
+ * the cases that ask for them (only a sender's counts) */
+static bool streams(const scase *c, size_t n)
+{
+    return c->streaming && n > MCA_COLL_SHMCICO_INLINE;
+}
+
+static mca_coll_shmcico_span_t span(const scase *c, unsigned char *at, size_t n)
+{
+    return (mca_coll_shmcico_span_t) { at, n, streams(c, n) };
+}
+
+static void make_block(const scase *c, mca_coll_shmcico_block_t *block,
+                       mca_coll_shmcico_stream_t *stream, mca_coll_shmcico_region_t *region,
+                       unsigned char *at, size_t n)
 {
     mca_coll_shmcico_stream_contig(stream, at, n);
+    stream->streaming = streams(c, n);
     mca_coll_shmcico_region_contig(region, at, n);
     *block = (mca_coll_shmcico_block_t) { .stream = stream, .region = region,
                                           .single = n >= SINGLE_MIN, .chunk = 128 };
@@ -135,23 +152,22 @@ static mca_coll_shmcico_small_t run_small(mca_coll_shmcico_engine_t *e, const sc
                                           buffers *b, int root, mca_coll_shmcico_result_t *r)
 {
     int me = e->rank, p = e->nprocs;
-    mca_coll_shmcico_span_t own = { b->recv[me], c->bytes }, send = { b->send[0], 0 };
+    mca_coll_shmcico_span_t own = span(c, b->recv[me], c->bytes);
+    mca_coll_shmcico_span_t send = span(c, b->send[0], sent_bytes(c, me, 0));
 
     switch (c->op) {
     case BCAST:
-        own = me == root ? (mca_coll_shmcico_span_t) { b->send[0], sent_bytes(c, me, 0) }
-                         : (mca_coll_shmcico_span_t) { b->recv[0], c->bytes };
+        own = me == root ? send : span(c, b->recv[0], c->bytes);
         return mca_coll_shmcico_small_bcast(e, &c->tree, root, &own, r);
     case SCATTER:
         for (int i = 0; i < p; ++i) {
-            b->spans[i] = (mca_coll_shmcico_span_t) { b->send[i], sent_bytes(c, me, i) };
+            b->spans[i] = span(c, b->send[i], sent_bytes(c, me, i));
         }
         return mca_coll_shmcico_small_rooted(e, root, true, &own, b->spans, r);
     default:
         for (int i = 0; i < p; ++i) {
-            b->spans[i] = (mca_coll_shmcico_span_t) { b->recv[i], c->bytes };
+            b->spans[i] = span(c, b->recv[i], c->bytes);
         }
-        send.length = sent_bytes(c, me, 0);
         if (GATHER == c->op) {
             return mca_coll_shmcico_small_rooted(e, root, false, &send, b->spans, r);
         }
@@ -170,11 +186,11 @@ static mca_coll_shmcico_result_t run_skeleton(mca_coll_shmcico_engine_t *e, cons
     unsigned char *own_at = own_sends ? b->send[0] : BCAST == c->op ? b->recv[0] : b->recv[me];
 
     for (int i = 0; i < p; ++i) {
-        make_block(&b->blocks[i], &b->streams[i], &b->regions[i],
+        make_block(c, &b->blocks[i], &b->streams[i], &b->regions[i],
                    sends_blocks ? b->send[i] : b->recv[i],
                    sends_blocks ? sent_bytes(c, me, i) : c->bytes);
     }
-    make_block(&b->own, &b->own_stream, &b->own_region, own_at,
+    make_block(c, &b->own, &b->own_stream, &b->own_region, own_at,
                own_sends ? sent_bytes(c, me, 0) : c->bytes);
     switch (c->op) {
     case BCAST:
@@ -248,6 +264,20 @@ static bool check_received(const scase *c, buffers *b, int me, int p, int root, 
     return cut;
 }
 
+/* the bytes this process writes into slots on the small path with
+ * streaming stores */
+static uint64_t streamed_small(const scase *c, int me, int p, int root)
+{
+    bool writes_one = (BCAST == c->op && me == root) || (GATHER == c->op && me != root)
+        || ALLGATHER == c->op;
+    uint64_t n = 0;
+
+    for (int i = 0; SCATTER == c->op && me == root && i < p; ++i) {
+        n += i != root && streams(c, sent_bytes(c, me, i)) ? sent_bytes(c, me, i) : 0;
+    }
+    return writes_one && streams(c, sent_bytes(c, me, 0)) ? sent_bytes(c, me, 0) : n;
+}
+
 /* ------------------------------------------------------------------ */
 /* The calls                                                           */
 
@@ -278,7 +308,12 @@ static int one_call(mca_coll_shmcico_engine_t *e, const scase *c, buffers *b, in
                "%s call %d: rank %d handed %d", op_names[c->op], call, me, (int) handed);
         EXPECT(&bad, handed || (r.used_queue && !r.used_single),
                "%s call %d: rank %d transports", op_names[c->op], call, me);
+        EXPECT(&bad, handed || r.streamed == streamed_small(c, me, p, root),
+               "%s call %d: rank %d streamed %llu bytes", op_names[c->op], call, me,
+               (unsigned long long) r.streamed);
     }
+    EXPECT(&bad, c->streaming || 0 == r.streamed, "%s call %d: rank %d streamed %llu bytes",
+           op_names[c->op], call, me, (unsigned long long) r.streamed);
     return bad;
 }
 
@@ -333,7 +368,12 @@ int main(void)
                 run_case((scase) { .op = op, .nops = 5, .bytes = 16, .odd_rank = p - 1,
                                    .odd_bytes = odd[k], .paths = ALL_SMALL }, p,
                          THREADS_MEMCPY);
+                run_case((scase) { .op = op, .nops = 7, .bytes = 40, .odd_rank = 1,
+                                   .odd_bytes = odd[k], .paths = MIXED, .streaming = 1 }, p,
+                         THREADS_MEMCPY);
             }
+            run_case((scase) { .op = op, .nops = 7, .bytes = FRAGMENT, .odd_rank = -1,
+                               .paths = ALL_SMALL, .streaming = 1 }, p, THREADS_NO_COPIER);
         }
     }
     return unit_report("test_engine_small");

@@ -86,6 +86,8 @@ typedef struct mca_coll_shmcico_params_t {
     uint64_t chunk;                                 /**< largest shared single-copy chunk */
     uint64_t max_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< 0: no limit */
     uint64_t single_min[MCA_COLL_SHMCICO_OP_COUNT]; /**< blocks from here go single copy */
+    uint64_t streaming_min;         /**< queued blocks from here are written with streaming
+                                         stores; 0: never */
 } mca_coll_shmcico_params_t;
 
 typedef struct mca_coll_shmcico_component_t {
@@ -117,6 +119,8 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long single[MCA_COLL_SHMCICO_OP_COUNT];   /**< calls with a single copy */
     unsigned long long bytes[MCA_COLL_SHMCICO_OP_COUNT];    /**< through the segment */
     unsigned long long single_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< copied by single copy */
+    unsigned long long streamed_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< of bytes, written into
+                                                                        slots by streaming stores */
     unsigned long long cold[MCA_COLL_SHMCICO_OP_COUNT];  /**< blocks the probe sent queued,
                                                               in served calls */
     unsigned long long segments_created;
@@ -248,6 +252,16 @@ static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module
     return MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode
         && MCA_COLL_SHMCICO_SINGLE_OFF != module->params.single_copy && bytes > 0
         && bytes >= module->params.single_min[op];
+}
+
+/** Whether a block of bytes that goes through the queues is written into
+ *  the slots with streaming stores (coll_shmcico_streaming.c): one that
+ *  does not fit in a flag, from coll_shmcico_streaming_min on. */
+static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_module_t *module,
+                                                      uint64_t bytes)
+{
+    return 0 != module->params.streaming_min && bytes >= module->params.streaming_min
+        && bytes > MCA_COLL_SHMCICO_INLINE;
 }
 
 /** Add to one of the MPI_T counters (atomically when threads are in

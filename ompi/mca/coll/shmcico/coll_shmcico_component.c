@@ -111,6 +111,9 @@ static void register_op_counters(void)
           "queues in served %s calls", c->bytes },
         { "single_copy_bytes", "Bytes this process copied by single copy (its own blocks "
           "and help with others') in served %s calls", c->single_bytes },
+        { "streamed_bytes", "Of the bytes, those of blocks this process wrote into the "
+          "shared queues with streaming (non-temporal) stores in served %s calls "
+          "(coll_shmcico_streaming_min)", c->streamed_bytes },
         { "cold", "Number of blocks this process sent in served %s calls that their size "
           "sent by single copy but the cache probe found out of the caches: they went "
           "through the queues", c->cold },

@@ -75,6 +75,7 @@ typedef struct mca_coll_shmcico_result_t {
     mca_coll_shmcico_status_t status;
     int32_t error;                  /**< the root's error, or the copy's errno */
     uint64_t queued;                /**< bytes this process copied into or out of slots */
+    uint64_t streamed;              /**< of them, bytes it wrote with streaming stores */
     uint64_t copied;                /**< bytes it copied by single copy */
     bool used_queue;                /**< some block it took part in used each */
     bool used_single;

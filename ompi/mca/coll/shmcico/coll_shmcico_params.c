@@ -35,6 +35,7 @@
 #define DEFAULT_MAX_MEMORY    ((size_t) 512 << 20)
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
+#define DEFAULT_STREAMING_MIN ((size_t) 8192)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
@@ -202,6 +203,13 @@ static void register_segment_params(void)
                   "(Bcast, Scatter(v), Gather(v)): a block is copied in quarters of "
                   "at least 128 KiB and chunks of at most this; an Allgather(v) "
                   "block is one chunk", OPAL_INFO_LVL_5, &p->chunk);
+    p->streaming_min = DEFAULT_STREAMING_MIN;
+    register_size("streaming_min",
+                  "Smallest block (bytes) that its sender writes into the shared queues "
+                  "with streaming (non-temporal) stores, which do not first take each "
+                  "line back from the readers' caches; smaller blocks, and every block "
+                  "with 0, are written with ordinary stores (x86-64 only)",
+                  OPAL_INFO_LVL_5, &p->streaming_min);
     p->fragment_size = DEFAULT_FRAGMENT;
     register_size("fragment_size",
                   "Bytes per slot (f); rounded up to a multiple of 64 (a cache "

@@ -120,6 +120,8 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
 
     mca_coll_shmcico_dstream_init(&module->streams[i], buf, count, dtype, sending);
     bytes = module->streams[i].stream.length;
+    module->streams[i].stream.streaming = sending && NULL != module->streams[i].stream.contig
+        && mca_coll_shmcico_streaming_by_size(module, bytes);
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream };
     if (mca_coll_shmcico_single_by_size(module, op, bytes)
         && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,
@@ -273,6 +275,7 @@ static bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op
     mca_coll_shmcico_count(&c->single[op], r->used_single);
     mca_coll_shmcico_count(&c->bytes[op], r->queued);
     mca_coll_shmcico_count(&c->single_bytes[op], r->copied);
+    mca_coll_shmcico_count(&c->streamed_bytes[op], r->streamed);
     *rc = result_code(r, own_error);
     if (MCA_COLL_SHMCICO_COPY_FAILED == r->status) {
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
@@ -448,6 +451,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     };
     result = move(a, module, p, in_place, MCA_COLL_SHMCICO_SMALL_SENT == path, &verdict);
     result.queued += small.queued;  /* what the small path wrote */
+    result.streamed += small.streamed;
     result.used_queue |= small.used_queue;
     close_all(a, module, me, p, in_place);
     served = account(module, a->op, comm, &result,

@@ -32,6 +32,7 @@ static bool small_span(const mca_coll_shmcico_module_t *module, mca_coll_shmcico
 {
     span->bytes = (unsigned char *) start;
     span->length = bytes;
+    span->streaming = mca_coll_shmcico_streaming_by_size(module, bytes);
     return bytes <= module->engine.view.layout.fragment_size
         && !mca_coll_shmcico_single_by_size(module, op, bytes)
         && (0 == bytes || (uintptr_t) start >= MCA_COLL_SHMCICO_FIRST_MAPPED);

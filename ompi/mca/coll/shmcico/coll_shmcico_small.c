@@ -73,14 +73,19 @@ static inline void start_write(const mca_coll_shmcico_span_t *span)
  * transport announces fragment 0; the op was claimed before. */
 static void write_one(const mca_coll_shmcico_view_t *view, const mca_coll_shmcico_seq_t *op,
                       int data_proc, const int *notify, int nnotify,
-                      const mca_coll_shmcico_span_t *block)
+                      const mca_coll_shmcico_span_t *block, mca_coll_shmcico_result_t *r)
 {
-    if (block->length > MCA_COLL_SHMCICO_INLINE) {
-        memcpy(mca_coll_shmcico_slot(view, data_proc, op->first_slot), block->bytes,
-               block->length);
+    unsigned char *slot = mca_coll_shmcico_slot(view, data_proc, op->first_slot);
+
+    if (block->streaming) {         /* more than a flag carries */
+        mca_coll_shmcico_copy_streaming(slot, block->bytes, block->length);
+        r->streamed += block->length;
+    } else if (block->length > MCA_COLL_SHMCICO_INLINE) {
+        memcpy(slot, block->bytes, block->length);
     }
     mca_coll_shmcico_queue_post(view, op, notify, nnotify, op->first_slot, 0, block->bytes,
                                 block->length, block->length);
+    r->queued += block->length;
 }
 
 /* flag_proc's first flag of op (acquire in mca_coll_shmcico_queue_first(),
@@ -210,8 +215,7 @@ mca_coll_shmcico_small_bcast(mca_coll_shmcico_engine_t *e,
     if (e->rank == root) {
         start_read(data);
         mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &op);
-        write_one(&e->view, &op, root, e->scratch, nchildren, data);
-        r->queued = data->length;
+        write_one(&e->view, &op, root, e->scratch, nchildren, data, r);
         return served(e, &op);
     }
     start_write(data);
@@ -249,8 +253,7 @@ static mca_coll_shmcico_small_t scatter(mca_coll_shmcico_engine_t *e,
     mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, op);
     for (int n = 1; n < e->nprocs; ++n) {
         int i = (root + n) % e->nprocs;
-        write_one(&e->view, op, i, &i, 1, &blocks[i]);
-        r->queued += blocks[i].length;
+        write_one(&e->view, op, i, &i, 1, &blocks[i], r);
     }
     if (NULL != own) {
         copy_own(&blocks[root], own, r);
@@ -270,8 +273,7 @@ static mca_coll_shmcico_small_t gather(mca_coll_shmcico_engine_t *e,
     if (e->rank != root) {
         start_read(own);
         mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, op);
-        write_one(&e->view, op, e->rank, &e->rank, 1, own);
-        r->queued = own->length;
+        write_one(&e->view, op, e->rank, &e->rank, 1, own, r);
         return served(e, op);
     }
     if (NULL != own) {
@@ -308,19 +310,18 @@ mca_coll_shmcico_small_allgather(mca_coll_shmcico_engine_t *e,
                                  mca_coll_shmcico_result_t *r)
 {
     mca_coll_shmcico_seq_t op = peek_op(e);
+    mca_coll_shmcico_result_t written;
 
     *r = queued_result(e);
     start_read(send);
     mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &op);
-    write_one(&e->view, &op, e->rank, &e->rank, 1, send);
-    r->queued = send->length;
+    write_one(&e->view, &op, e->rank, &e->rank, 1, send, r);
+    written = *r;
     if (NULL != own) {
         copy_own(send, own, r);
     }
     if (!read_others(e, &op, blocks, r)) {
-        /* what counts of this try is the block it wrote */
-        *r = queued_result(e);
-        r->queued = send->length;
+        *r = written;               /* what counts of this try is the block it wrote */
         return MCA_COLL_SHMCICO_SMALL_SENT;
     }
     return served(e, &op);

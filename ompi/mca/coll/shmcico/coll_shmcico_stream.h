@@ -33,12 +33,20 @@ typedef size_t (*mca_coll_shmcico_stream_fn_t)(mca_coll_shmcico_stream_t *stream
 
 struct mca_coll_shmcico_stream_t {
     unsigned char *contig;          /**< non-NULL: contiguous bytes */
+    bool streaming;                 /**< contig goes into the slots with streaming stores */
     size_t length;
     size_t done;
     mca_coll_shmcico_stream_fn_t pack;     /**< user buffer -> shm */
     mca_coll_shmcico_stream_fn_t unpack;   /**< shm -> user buffer */
     void *cookie;
 };
+
+/**
+ * Copy len bytes to dst with streaming (non-temporal) stores where the
+ * machine has them, memcpy elsewhere; the bytes are ordered before any
+ * later store (coll_shmcico_streaming.c says why and when).
+ */
+void mca_coll_shmcico_copy_streaming(void *dst, const void *src, size_t len);
 
 /**
  * Copy len bytes from the user buffer into shared memory.  Every stream
@@ -52,7 +60,9 @@ static inline void mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream
     if (0 == len) {
         return;                     /* empty streams may have no buffer */
     }
-    if (NULL != stream->contig) {
+    if (NULL != stream->contig && stream->streaming) {
+        mca_coll_shmcico_copy_streaming(shm, stream->contig + stream->done, len);
+    } else if (NULL != stream->contig) {
         memcpy(shm, stream->contig + stream->done, len);
     } else {
         (void) stream->pack(stream, shm, len);
@@ -95,6 +105,7 @@ static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *str
                                                   void *bytes, size_t length)
 {
     stream->contig = (unsigned char *) bytes;
+    stream->streaming = false;
     stream->length = length;
     stream->done = 0;
     stream->pack = NULL;
