@@ -44,7 +44,9 @@
  * copy against queues only (docs/results/transport-np2-chunks) and,
  * since the probe keeps cold blocks off single copy, from alternating
  * runs with warm blocks at 64 and 128 KiB
- * (docs/results/crossover-np2-probe); probe_max from the sweeps of
+ * (docs/results/crossover-np2-probe), and Bcast's from the runs with
+ * streaming stores in the queues (docs/results/streaming-np2); probe_max
+ * from the sweeps of
  * docs/results/cold-probe-np2 and its limits/ directory.
  * docs/tuning.md, "Single copy or queues" and "Cold blocks", says how
  * each was chosen. */
@@ -52,7 +54,7 @@ static const struct {
     size_t single_min;
     size_t probe_max;
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 128 << 10, (size_t) 8 << 20 },       /* bcast */
+    { (size_t) 192 << 10, (size_t) 8 << 20 },       /* bcast */
     { (size_t) 128 << 10, (size_t) 2 << 20 },       /* scatter */
     { (size_t) 128 << 10, (size_t) 2 << 20 },       /* scatterv */
     { (size_t) 128 << 10, (size_t) 256 << 10 },     /* gather */
