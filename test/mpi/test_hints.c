@@ -22,7 +22,7 @@
  *    bytes per process goes by single copy;
  *  - shmcico_streaming_min=0: a Gather of 64 KiB blocks through the queues
  *    writes none with streaming stores, while MPI_COMM_WORLD (the
- *    default, 8 KiB) writes each non-root's block so; =64K: a 32 KiB block
+ *    default, 4 KiB) writes each non-root's block so; =64K: a 32 KiB block
  *    is written with ordinary stores, a 64 KiB one with streaming ones;
  *  - MPI_Comm_set_info before the first call: shmcico_tree=chain is in
  *    effect (the suite checks the segment's verbose line too); after the
@@ -215,10 +215,10 @@ static void streaming_min(void)
     MPI_Info_set(info, "shmcico_streaming_min", "64K");
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &big);
     MPI_Info_free(&info);
-    expect_info(queues, "shmcico_streaming_min", "8192", "the default");
+    expect_info(queues, "shmcico_streaming_min", "4096", "the default");
     expect_info(off, "shmcico_streaming_min", "0", "dup_with_info");
     expect_info(big, "shmcico_streaming_min", "64K", "dup_with_info, as given");
-    ST_CHECK(want == gather_streamed(queues, 65536, 9), "streaming_min 8192: 64 KiB block");
+    ST_CHECK(want == gather_streamed(queues, 65536, 9), "streaming_min 4096: 64 KiB block");
     ST_CHECK(0 == gather_streamed(off, 65536, 10), "streaming_min 0: 64 KiB block");
     ST_CHECK(0 == gather_streamed(big, 32768, 11), "streaming_min 64K: 32 KiB block");
     ST_CHECK(want == gather_streamed(big, 65536, 12), "streaming_min 64K: 64 KiB block");

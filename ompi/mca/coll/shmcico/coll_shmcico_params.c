@@ -35,7 +35,7 @@
 #define DEFAULT_MAX_MEMORY    ((size_t) 512 << 20)
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
-#define DEFAULT_STREAMING_MIN ((size_t) 8192)
+#define DEFAULT_STREAMING_MIN ((size_t) 4096)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a

@@ -22,8 +22,9 @@
  * streaming stores.  A streaming store writes a whole line without
  * asking for it; the readers then read it from memory, at full speed,
  * with the hardware's prefetch.  Where the cores share a cache the
- * ordinary stores are faster for a few KiB and no faster from 8 KiB on,
- * which is where coll_shmcico_streaming_min starts.
+ * ordinary stores are faster for a few KiB and no faster from 8 KiB on;
+ * through whole MPI calls streaming from 4 KiB had the better worst case
+ * over both, which is where coll_shmcico_streaming_min starts.
  *
  * mca_coll_shmcico_copy_streaming() ends with a store fence: the
  * streaming stores are weakly ordered, and the flag that announces the
