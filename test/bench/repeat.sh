@@ -15,7 +15,10 @@
 #
 # Usage (from the build tree, component loaded as in test/run-bench.sh):
 #   test/bench/repeat.sh N OUTDIR NP [shmcico-bench OPTIONS]
-# Writes OUTDIR/run-K.csv and OUTDIR/ratios.csv and prints the summary.
+# Writes OUTDIR/run-K.csv and OUTDIR/ratios.csv and prints the summary,
+# and OUTDIR/states.txt: the one-way cache-line latency between CPUs 0
+# and 1 (test/bench/line-latency) before and after each run, the state
+# of the machine that the run met (docs/performance.md).
 
 set -euo pipefail
 
@@ -25,10 +28,25 @@ np=${3:?usage: repeat.sh N OUTDIR NP [OPTIONS]}
 shift 3
 bench=${BENCH:-$PWD/test/bench/shmcico-bench}
 
+# the mean of two repeats of line-latency, in us ("-" without the tool)
+latency() {
+    local tool
+    tool=$(dirname "$bench")/line-latency
+    if [ -x "$tool" ]; then
+        "$tool" 50000 2 | awk '{ s += $2 } END { printf "%.3f", s / NR }'
+    else
+        echo -
+    fi
+}
+
 mkdir -p "$out"
+rm -f "$out/states.txt"
 for k in $(seq "$runs"); do
     echo "repeat: run $k of $runs" >&2
+    before=$(latency)
     mpirun -np "$np" "$bench" --quiet --csv "$out/run-$k.csv" "$@" >"$out/run-$k.txt"
+    echo "run $k line $before $(latency) $(grep -o 'error [0-9.]* us' "$out/run-$k.txt" \
+                                          | head -n 1)" >>"$out/states.txt"
 done
 
 # ratio of the first component to the second, per run, then the median
