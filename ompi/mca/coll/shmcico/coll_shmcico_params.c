@@ -46,8 +46,9 @@
  * runs with warm blocks at 64 and 128 KiB
  * (docs/results/crossover-np2-probe), and Bcast's from the runs with
  * streaming stores in the queues (docs/results/streaming-np2); probe_max
- * from the sweeps of
- * docs/results/cold-probe-np2 and its limits/ directory.
+ * from the sweeps of docs/results/cold-probe-np2 and its limits/
+ * directory, and Allgather(v)'s (none) from the runs with streaming
+ * stores (the probe runs of docs/results/streaming-np2).
  * docs/tuning.md, "Single copy or queues" and "Cold blocks", says how
  * each was chosen. */
 static const struct {
@@ -59,8 +60,8 @@ static const struct {
     { (size_t) 128 << 10, (size_t) 2 << 20 },       /* scatterv */
     { (size_t) 128 << 10, (size_t) 256 << 10 },     /* gather */
     { (size_t) 128 << 10, (size_t) 256 << 10 },     /* gatherv */
-    { (size_t) 64 << 10, (size_t) 4 << 20 },        /* allgather */
-    { (size_t) 64 << 10, (size_t) 4 << 20 }         /* allgatherv */
+    { (size_t) 64 << 10, 0 },                       /* allgather */
+    { (size_t) 64 << 10, 0 }                        /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
