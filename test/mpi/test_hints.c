@@ -215,13 +215,15 @@ static void streaming_min(void)
     MPI_Info_set(info, "shmcico_streaming_min", "64K");
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &big);
     MPI_Info_free(&info);
-    expect_info(queues, "shmcico_streaming_min", "4096", "the default");
-    expect_info(off, "shmcico_streaming_min", "0", "dup_with_info");
-    expect_info(big, "shmcico_streaming_min", "64K", "dup_with_info, as given");
     ST_CHECK(want == gather_streamed(queues, 65536, 9), "streaming_min 4096: 64 KiB block");
     ST_CHECK(0 == gather_streamed(off, 65536, 10), "streaming_min 0: 64 KiB block");
     ST_CHECK(0 == gather_streamed(big, 32768, 11), "streaming_min 64K: 32 KiB block");
     ST_CHECK(want == gather_streamed(big, 65536, 12), "streaming_min 64K: 64 KiB block");
+    /* once the segments are made, the values in effect (Open MPI 4.1
+     * reports a hint as given until then, 5.0 as the component took it) */
+    expect_info(queues, "shmcico_streaming_min", "4096", "the default");
+    expect_info(off, "shmcico_streaming_min", "0", "dup_with_info");
+    expect_info(big, "shmcico_streaming_min", "65536", "dup_with_info, 64K");
     MPI_Comm_free(&queues);
     MPI_Comm_free(&off);
     MPI_Comm_free(&big);

@@ -196,14 +196,15 @@ static void call_and_check(st_op op, int root, const int *counts, limits_t l, ui
 }
 
 /* every operation below, at and above its crossover and the largest
- * block it probes, every root */
+ * block it probes (an operation that probes none: twice the crossover),
+ * every root */
 static void sizes(void)
 {
     for (int op = 0; op < ST_NOPS; ++op) {
         limits_t l = limits_of((st_op) op);
-        size_t min = l.min;
+        size_t min = l.min, probed = l.probe_max > 0 ? l.probe_max : 2 * min;
         size_t list[] = { 8, 32, 33, fragment, fragment + 1, min - 1, min, min + 1,
-                          4 * min + 3, 4 << 20, l.probe_max, l.probe_max + 1 };
+                          4 * min + 3, 4 << 20, probed, probed + 1 };
         for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); ++i) {
             for (int root = 0; root < size; ++root) {
                 int counts[64];
