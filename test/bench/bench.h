@@ -96,6 +96,11 @@ typedef struct {
     bool quiet;
 } bench_options_t;
 
+/** bench_options.c: the command line into opt, for size ranks (rank 0
+ *  prints the help or what is wrong).  0: run; 1: the help was asked
+ *  for; 2: bad options. */
+int bench_parse_options(int argc, char **argv, bench_options_t *opt, int size, int rank);
+
 /* ---------------------------------------------------------------- */
 /* bench_clock.c: timers and clock offsets */
 
