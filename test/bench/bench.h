@@ -254,9 +254,12 @@ double bench_median(double *values, size_t n);
 void bench_summarize(double *times, size_t n, double trim_pct,
                      bench_summary_t *summary);
 
+#define BENCH_NAME_MAX 64       /**< bytes of a component's name, its NUL included */
+#define BENCH_HINT_MAX 256      /**< bytes of one KEY=VALUE of a variant, its NUL included */
+
 typedef struct {
     const char *name;           /**< as given: NAME[@KEY=VALUE]... */
-    char base[64];              /**< NAME: the coll component */
+    char base[BENCH_NAME_MAX];  /**< NAME: the coll component */
     MPI_Comm comm;
     bool is_shmcico;
 } bench_component_t;
@@ -293,6 +296,10 @@ typedef struct {
     bench_row_t *rows;
     int nrows;
 } bench_run_t;
+
+/** bench_components.c: component c's communicator, with its hints;
+ *  false (rank 0 says why) when a hint of a variant did not take. */
+bool bench_open_component(bench_run_t *run, int c);
 
 /** One line on stderr for the rows of a point. */
 void bench_report_progress(const bench_run_t *run, const bench_row_t *rows,

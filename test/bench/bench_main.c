@@ -16,7 +16,7 @@
  * A point: check the data of one call per component, estimate the slot
  * length b from a few back-to-back calls, then run stages of launches at
  * scheduled times, the components' launches interleaved slot by slot,
- * in an order that rotates from round to round.
+ * in an order that changes from round to round.
  * After each stage rank 0 gets the largest lateness and end time of
  * every launch (outside the timed region), keeps the valid launches, and
  * decides: more launches, a longer slot, or stop.
@@ -42,58 +42,6 @@
 
 /* ---------------------------------------------------------------- */
 /* set-up */
-
-/* NAME of a component given as NAME[@KEY=VALUE]... */
-static void component_base(const char *spec, char *base, size_t len)
-{
-    snprintf(base, len, "%.*s", (int) strcspn(spec, "@"), spec);
-}
-
-/* The info hints of a component given as NAME@KEY=VALUE@...: each
- * KEY=VALUE goes into info, a ';' of VALUE as a ',' (the list of
- * components is comma separated). */
-static void add_hints(const char *spec, MPI_Info info)
-{
-    for (const char *at = strchr(spec, '@'); NULL != at; at = strchr(at + 1, '@')) {
-        char hint[256], *eq;
-
-        snprintf(hint, sizeof(hint), "%.*s", (int) strcspn(at + 1, "@"), at + 1);
-        for (char *semi = strchr(hint, ';'); NULL != semi; semi = strchr(semi, ';')) {
-            *semi = ',';
-        }
-        if (NULL != (eq = strchr(hint, '='))) {
-            *eq = '\0';
-            MPI_Info_set(info, hint, eq + 1);
-        }
-    }
-}
-
-/* A baseline's communicator excludes the measured component, so that
- * operations the baseline lacks fall to the usual next component rather
- * than to the one under test; a variant of the measured component (the
- * same NAME with other hints) does not. */
-static void open_component(bench_run_t *run, int c)
-{
-    bench_component_t *component = &run->components[c];
-    char preference[256];
-    MPI_Info info;
-
-    component->name = run->opt.components[c];
-    component_base(component->name, component->base, sizeof(component->base));
-    component->is_shmcico = 0 == strcmp(component->base, "shmcico");
-    if (0 == c || 0 == strcmp(component->base, run->components[0].base)) {
-        snprintf(preference, sizeof(preference), "%s", component->base);
-    } else {
-        snprintf(preference, sizeof(preference), "%s,^%s", component->base,
-                 run->components[0].base);
-    }
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "ompi_comm_coll_preference", preference);
-    add_hints(component->name, info);
-    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &component->comm);
-    MPI_Info_free(&info);
-    MPI_Comm_set_errhandler(component->comm, MPI_ERRORS_RETURN);
-}
 
 static bool more_ranks_than_cores(void)
 {
@@ -136,11 +84,14 @@ static void warn_if_shmcico_missing(const bench_run_t *run)
     }
 }
 
-static void open_run(bench_run_t *run)
+/* false when a variant's hint did not take (the same on every rank) */
+static bool open_run(bench_run_t *run)
 {
+    bool hints = true;
+
     MPI_Comm_dup(MPI_COMM_WORLD, &run->ctl);
     for (int c = 0; c < run->opt.ncomponents; ++c) {
-        open_component(run, c);
+        hints &= bench_open_component(run, c);
     }
     run->ncomponents = run->opt.ncomponents;
     bench_timer_init(run->opt.timer, run->ctl);
@@ -148,6 +99,7 @@ static void open_run(bench_run_t *run)
     bench_counters_open();
     warn_if_shmcico_missing(run);
     describe_run(run);
+    return hints;
 }
 
 static void close_run(bench_run_t *run)
@@ -270,16 +222,21 @@ static double estimate_slot(bench_point_t *point, bench_pool_t *pool)
     return fmax(4 * longest + 4 * point->clock.error, MIN_SLOT_SECONDS);
 }
 
-/* The component of slot j: every round of nactive slots runs each
- * active component once, starting one further round after round, so
- * that none always comes first or after the same other one (in a fixed
- * order the first of two identical communicators measured 2 to 5 %
- * slower than the second). */
-static int slot_component(const bench_point_t *point, int j)
+/* The component of slot j of a stage whose first round is first_round
+ * (rounds counted over the point's stages): every round of nactive slots
+ * runs each active component once, forward and backward in turn, the
+ * start moving one further every second round.  So every component runs
+ * first as often as any other, and follows each of its neighbours in
+ * the order as often (in a fixed order the first of two identical
+ * communicators measured 2 to 5 % slower than the second). */
+static int slot_component(const bench_point_t *point, unsigned long first_round, int j)
 {
-    int round = j / point->nactive;
+    int n = point->nactive, k = j % n;
+    unsigned long round = first_round + (unsigned long) (j / n);
+    int shift = (int) (round / 2 % (unsigned long) n);
+    int at = 0 == round % 2 ? k : n - 1 - k;
 
-    return point->active[(j % point->nactive + round) % point->nactive];
+    return point->active[(at + shift) % n];
 }
 
 /* Launch j starts at t0 + j*b (own clock), in slot j.  slots[j] gets the
@@ -293,7 +250,7 @@ static void run_stage(bench_point_t *point, const bench_plan_t *plan,
     double start = plan->t0 + point->clock.offset;
 
     for (int j = 0; j < n; ++j) {
-        int c = slot_component(point, j);
+        int c = slot_component(point, point->next_launch, j);
         double scheduled = start + j * plan->b, began, ended;
         int rc;
 
@@ -350,9 +307,11 @@ static void keep_valid_launches(bench_point_t *point, const bench_plan_t *plan)
     const bench_options_t *opt = &point->run->opt;
     int n = (int) plan->launches * point->nactive;
     const double *late = point->slots, *end = point->slots + n;
+    /* run_stage() counted this stage's rounds already */
+    unsigned long first_round = point->next_launch - (unsigned long) plan->launches;
 
     for (int j = 0; j < n; ++j) {
-        int c = slot_component(point, j);
+        int c = slot_component(point, first_round, j);
 
         if (late[j] <= opt->late_s && end[j] <= plan->b) {
             point->times[c][point->valid[c]++] = end[j];
@@ -605,7 +564,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    open_run(&run);
+    if (!open_run(&run)) {
+        close_run(&run);
+        MPI_Finalize();
+        return 2;
+    }
     measure_all(&run);
     if (0 == run.rank) {
         bench_report_table(stdout, &run);

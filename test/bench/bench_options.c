@@ -259,12 +259,35 @@ static bool parse_ops(char *list, bench_options_t *opt)
     return opt->nops > 0 || fail("--ops: no operation given");
 }
 
+/* NAME[@KEY=VALUE]...: a name that fits bench_component_t's base, and
+ * hints each with a key and of a length bench_main.c takes */
+static bool parse_component(const char *spec)
+{
+    size_t name = strcspn(spec, "@");
+
+    if (0 == name || name >= BENCH_NAME_MAX) {
+        return fail("--components: '%s': a component's name has 1 to %d characters", spec,
+                    BENCH_NAME_MAX - 1);
+    }
+    for (const char *at = strchr(spec, '@'); NULL != at; at = strchr(at + 1, '@')) {
+        size_t len = strcspn(at + 1, "@"), key = strcspn(at + 1, "=@");
+        if (0 == key || key == len || len >= BENCH_HINT_MAX) {
+            return fail("--components: '%s': each hint is KEY=VALUE, at most %d characters",
+                        spec, BENCH_HINT_MAX - 1);
+        }
+    }
+    return true;
+}
+
 static bool parse_components(char *list, bench_options_t *opt)
 {
     opt->ncomponents = 0;
     for (char *name = strtok(list, ","); NULL != name; name = strtok(NULL, ",")) {
         if (opt->ncomponents == BENCH_MAX_COMPONENTS) {
             return fail("--components: at most %d components", BENCH_MAX_COMPONENTS);
+        }
+        if (!parse_component(name)) {
+            return false;
         }
         for (int c = 0; c < opt->ncomponents; ++c) {
             if (0 == strcmp(opt->components[c], name)) {

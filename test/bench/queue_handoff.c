@@ -192,14 +192,17 @@ static void reader_loop(shared_t *s, pid_t writer, unsigned char *src, const siz
     _exit(0);
 }
 
-/* a size: bytes, with a K or M suffix */
+/* a size: bytes, with a K or M suffix; 0 when it is none or too large */
 static size_t size_of(const char *text)
 {
     char *end;
     unsigned long long v = strtoull(text, &end, 10);
+    int shift = 'K' == *end ? 10 : 'M' == *end ? 20 : 0;
 
-    v <<= 'K' == *end ? 10 : 'M' == *end ? 20 : 0;
-    return v > MAX_BLOCK ? 0 : (size_t) v;
+    if (end == text || '-' == text[0] || '\0' != end[0 != shift]) {
+        return 0;
+    }
+    return v > (MAX_BLOCK >> shift) ? 0 : (size_t) v << shift;
 }
 
 static int parse(int argc, char **argv, int *cold, int *reps, size_t *sizes)

@@ -28,12 +28,13 @@ np=${3:?usage: repeat.sh N OUTDIR NP [OPTIONS]}
 shift 3
 bench=${BENCH:-$PWD/test/bench/shmcico-bench}
 
-# the mean of two repeats of line-latency, in us ("-" without the tool)
+# the mean of two repeats of line-latency, in us ("-" without the tool,
+# or when it fails: the runs matter more than their states)
 latency() {
     local tool
     tool=$(dirname "$bench")/line-latency
     if [ -x "$tool" ]; then
-        "$tool" 50000 2 | awk '{ s += $2 } END { printf "%.3f", s / NR }'
+        { "$tool" 50000 2 || true; } | awk '{ s += $2 } END { if (NR) printf "%.3f", s / NR; else print "-" }'
     else
         echo -
     fi
