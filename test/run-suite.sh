@@ -357,6 +357,11 @@ default_suite() {
     done
     run_case transport-single-copy-off-np3 300 \
         -- bash -c "mpi 3 single_copy off $crossovers_64k -- mpi/test_transport off"
+    # streaming stores from another threshold, and none
+    run_case transport-streaming-from-100-np3 300 \
+        -- bash -c "mpi 3 streaming_min 100 $crossovers_64k -- mpi/test_transport single"
+    run_case transport-no-streaming-np4 300 \
+        -- bash -c "mpi 4 single_copy off streaming_min 0 $crossovers_64k -- mpi/test_transport off"
     # real refusal: processes without CAP_SYS_PTRACE (dropped from the
     # bounding set when running as root) that made themselves non-dumpable
     run_case transport-single-copy-refused-np3 300 \

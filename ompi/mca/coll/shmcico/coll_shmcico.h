@@ -256,12 +256,13 @@ static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module
 
 /** Whether a block of bytes that goes through the queues is written into
  *  the slots with streaming stores (coll_shmcico_streaming.c): one that
- *  does not fit in a flag, from coll_shmcico_streaming_min on. */
+ *  does not fit in a flag, from coll_shmcico_streaming_min on, where the
+ *  machine has them. */
 static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_module_t *module,
                                                       uint64_t bytes)
 {
-    return 0 != module->params.streaming_min && bytes >= module->params.streaming_min
-        && bytes > MCA_COLL_SHMCICO_INLINE;
+    return mca_coll_shmcico_streaming_stores && 0 != module->params.streaming_min
+        && bytes >= module->params.streaming_min && bytes > MCA_COLL_SHMCICO_INLINE;
 }
 
 /** Add to one of the MPI_T counters (atomically when threads are in

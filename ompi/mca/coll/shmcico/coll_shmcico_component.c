@@ -113,7 +113,8 @@ static void register_op_counters(void)
           "and help with others') in served %s calls", c->single_bytes },
         { "streamed_bytes", "Of the bytes, those of blocks this process wrote into the "
           "shared queues with streaming (non-temporal) stores in served %s calls "
-          "(coll_shmcico_streaming_min)", c->streamed_bytes },
+          "(coll_shmcico_streaming_min; x86-64 only; a block counts whole, though a last "
+          "fragment of at most 32 bytes travels in its flag)", c->streamed_bytes },
         { "cold", "Number of blocks this process sent in served %s calls that their size "
           "sent by single copy but the cache probe found out of the caches: they went "
           "through the queues", c->cold },

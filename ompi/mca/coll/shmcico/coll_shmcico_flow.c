@@ -339,8 +339,9 @@ static void account(mca_coll_shmcico_call_t *call)
         const mca_coll_shmcico_flow_t *f = &call->flows[i];
         if (MCA_COLL_SHMCICO_FLOW_SEND_SINGLE != f->kind && 0 != f->queue.next) {
             r->queued += f->queue.stream->done;
-            r->streamed += MCA_COLL_SHMCICO_FLOW_SEND_QUEUE == f->kind
-                && f->queue.stream->streaming ? f->queue.stream->done : 0;
+            if (MCA_COLL_SHMCICO_FLOW_SEND_QUEUE == f->kind && f->queue.stream->streaming) {
+                r->streamed += f->queue.stream->done;
+            }
         }
         if (!f->complete && MCA_COLL_SHMCICO_DONE == r->status) {
             r->status = MCA_COLL_SHMCICO_TRUNCATED;

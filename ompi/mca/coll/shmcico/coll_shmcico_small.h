@@ -40,7 +40,8 @@
 typedef struct mca_coll_shmcico_span_t {
     unsigned char *bytes;
     uint64_t length;
-    bool streaming;                 /**< a sender's: into a slot with streaming stores */
+    bool streaming;                 /**< when this process sends it: into a slot with
+                                         streaming stores */
 } mca_coll_shmcico_span_t;
 
 /** Whether the small path may serve what a process reads or writes:

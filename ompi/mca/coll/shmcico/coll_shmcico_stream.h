@@ -14,7 +14,9 @@
  * Byte streams over user buffers: what the queue transport copies into
  * and out of the slots, and what a single copy unpacks from its bounce
  * buffer when a receive layout is not worth copying to directly.
- * Contiguous data is copied with memcpy; anything else goes through
+ * Contiguous data is copied with memcpy, or into the slots with
+ * streaming stores when the stream says so (coll_shmcico_streaming.c);
+ * anything else goes through
  * pack/unpack callbacks (the glue wraps Open MPI's convertor), which must
  * move exactly the bytes asked for.  "length" is what this process can
  * give (sender) or take (receiver); a receiver never takes more.
@@ -47,6 +49,10 @@ struct mca_coll_shmcico_stream_t {
  * later store (coll_shmcico_streaming.c says why and when).
  */
 void mca_coll_shmcico_copy_streaming(void *dst, const void *src, size_t len);
+
+/** Whether this build's mca_coll_shmcico_copy_streaming() uses
+ *  streaming stores (x86-64, no ThreadSanitizer) or is memcpy. */
+extern const bool mca_coll_shmcico_streaming_stores;
 
 /**
  * Copy len bytes from the user buffer into shared memory.  Every stream

@@ -53,6 +53,8 @@
 
 #define LINE 64
 
+const bool mca_coll_shmcico_streaming_stores = true;
+
 void mca_coll_shmcico_copy_streaming(void *dst, const void *src, size_t len)
 {
     unsigned char *d = (unsigned char *) dst;
@@ -84,6 +86,8 @@ void mca_coll_shmcico_copy_streaming(void *dst, const void *src, size_t len)
 }
 
 #else
+
+const bool mca_coll_shmcico_streaming_stores = false;
 
 void mca_coll_shmcico_copy_streaming(void *dst, const void *src, size_t len)
 {

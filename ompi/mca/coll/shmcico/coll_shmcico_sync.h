@@ -109,10 +109,12 @@ void mca_coll_shmcico_op_finish(const mca_coll_shmcico_view_t *view, int me,
 
 /**
  * Post a flag for fragment "lap" of op: the fragment (in the slot or the
- * payload) and the payload must be written before.  The release store
- * (seq for lap 0, lap for later laps) pairs with the acquire loads in
- * mca_coll_shmcico_flag_arrived(): a reader that sees it sees the
- * fragment, size, total and payload.
+ * payload) and the payload must be written before, and a fragment
+ * written with streaming stores fenced (mca_coll_shmcico_copy_streaming()
+ * ends with the fence: a release store does not order those stores).
+ * The release store (seq for lap 0, lap for later laps) pairs with the
+ * acquire loads in mca_coll_shmcico_flag_arrived(): a reader that sees it
+ * sees the fragment, size, total and payload.
  */
 static inline void mca_coll_shmcico_flag_post(mca_coll_shmcico_flag_t *flag,
                                               const mca_coll_shmcico_seq_t *op,
