@@ -75,13 +75,10 @@ static void write_one(const mca_coll_shmcico_view_t *view, const mca_coll_shmcic
                       int data_proc, const int *notify, int nnotify,
                       const mca_coll_shmcico_span_t *block, mca_coll_shmcico_result_t *r)
 {
-    unsigned char *slot = mca_coll_shmcico_slot(view, data_proc, op->first_slot);
-
-    if (block->streaming) {         /* more than a flag carries */
-        mca_coll_shmcico_copy_streaming(slot, block->bytes, block->length);
-        r->streamed += block->length;
-    } else if (block->length > MCA_COLL_SHMCICO_INLINE) {
-        memcpy(slot, block->bytes, block->length);
+    if (block->length > MCA_COLL_SHMCICO_INLINE) {
+        mca_coll_shmcico_copy_to_slot(mca_coll_shmcico_slot(view, data_proc, op->first_slot),
+                                      block->bytes, block->length, block->streaming);
+        r->streamed += block->streaming ? block->length : 0;
     }
     mca_coll_shmcico_queue_post(view, op, notify, nnotify, op->first_slot, 0, block->bytes,
                                 block->length, block->length);

@@ -54,6 +54,19 @@ void mca_coll_shmcico_copy_streaming(void *dst, const void *src, size_t len);
  *  streaming stores (x86-64, no ThreadSanitizer) or is memcpy. */
 extern const bool mca_coll_shmcico_streaming_stores;
 
+/** A sender's contiguous bytes into a slot: with streaming stores when
+ *  its block asks for them, else memcpy.  Every writer of a slot's bytes
+ *  goes through here (the queue transport, the small-call path). */
+static inline void mca_coll_shmcico_copy_to_slot(void *slot, const void *bytes, size_t len,
+                                                 bool streaming)
+{
+    if (streaming) {
+        mca_coll_shmcico_copy_streaming(slot, bytes, len);
+    } else {
+        memcpy(slot, bytes, len);
+    }
+}
+
 /**
  * Copy len bytes from the user buffer into shared memory.  Every stream
  * gives exactly what is asked (the glue's packer splits a basic element
@@ -66,10 +79,9 @@ static inline void mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream
     if (0 == len) {
         return;                     /* empty streams may have no buffer */
     }
-    if (NULL != stream->contig && stream->streaming) {
-        mca_coll_shmcico_copy_streaming(shm, stream->contig + stream->done, len);
-    } else if (NULL != stream->contig) {
-        memcpy(shm, stream->contig + stream->done, len);
+    if (NULL != stream->contig) {
+        mca_coll_shmcico_copy_to_slot(shm, stream->contig + stream->done, len,
+                                      stream->streaming);
     } else {
         (void) stream->pack(stream, shm, len);
     }
