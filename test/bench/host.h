@@ -9,14 +9,16 @@
 
 /*
  * What the benchmark tools outside shmcico-bench (line-latency,
- * copy-bandwidth, cma-trace) share: a monotonic clock, and pinning the
- * calling thread to one CPU.
+ * copy-bandwidth, cma-trace, queue-handoff) share: a monotonic clock,
+ * pinning the calling thread to one CPU, and a cache line that one
+ * process posts a growing count in and another waits on.
  */
 
 #ifndef SHMCICO_BENCH_HOST_H
 #define SHMCICO_BENCH_HOST_H
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -43,6 +45,28 @@ static inline void pin(int cpu)
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     (void) sched_setaffinity(0, sizeof(set), &set);     /* best effort */
+}
+
+/* a count on a cache line of its own */
+typedef struct {
+    _Alignas(64) _Atomic uint64_t value;
+} line_t;
+
+/* until the count reaches value; acquire: pairs with the release in
+ * line_post() */
+static inline void line_wait(line_t *line, uint64_t value)
+{
+    while (atomic_load_explicit(&line->value, memory_order_acquire) < value) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
+/* release: pairs with the acquire in line_wait() */
+static inline void line_post(line_t *line, uint64_t value)
+{
+    atomic_store_explicit(&line->value, value, memory_order_release);
 }
 
 #endif /* SHMCICO_BENCH_HOST_H */

@@ -21,7 +21,6 @@
 
 #define _GNU_SOURCE
 #include <sched.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,34 +31,14 @@
 
 #include "host.h"
 
-typedef struct {
-    _Alignas(64) _Atomic uint64_t word;
-} line_t;
-
-static void wait_for(line_t *line, uint64_t value)
-{
-    /* acquire: pairs with the release of the other process's post */
-    while (atomic_load_explicit(&line->word, memory_order_acquire) != value) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
-}
-
-static void post(line_t *line, uint64_t value)
-{
-    /* release: pairs with the acquire in wait_for() */
-    atomic_store_explicit(&line->word, value, memory_order_release);
-}
-
 /* one repeat: n round trips from base + 1 on; returns the one-way time */
 static double repeat(line_t *ping, line_t *pong, uint64_t base, uint64_t n)
 {
     double t0 = now();
 
     for (uint64_t i = base + 1; i <= base + n; ++i) {
-        post(ping, i);
-        wait_for(pong, i);
+        line_post(ping, i);
+        line_wait(pong, i);
     }
     return (now() - t0) / (double) n / 2;
 }
@@ -80,8 +59,8 @@ int main(int argc, char **argv)
     if (0 == child) {
         pin(1);
         for (uint64_t i = 1; i <= n * (uint64_t) repeats; ++i) {
-            wait_for(&lines[0], i);
-            post(&lines[1], i);
+            line_wait(&lines[0], i);
+            line_post(&lines[1], i);
         }
         _exit(0);
     }

@@ -39,7 +39,6 @@
  */
 
 #define _GNU_SOURCE
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +59,6 @@
 enum { ORDINARY, STREAMING, CMA, NWAYS };
 static const char *const way_names[NWAYS] = { "ordinary", "streaming", "cma" };
 
-typedef struct {
-    _Alignas(64) _Atomic uint64_t value;
-} line_t;
-
 /* what both processes share */
 typedef struct {
     line_t flag[SLOTS];         /* fragments written, as a running count */
@@ -72,22 +67,6 @@ typedef struct {
     line_t end;                 /* handoffs the reader finished */
     _Alignas(4096) unsigned char slot[SLOTS][FRAGMENT];
 } shared_t;
-
-static void wait_for(line_t *line, uint64_t value)
-{
-    /* acquire: pairs with the release in post() */
-    while (atomic_load_explicit(&line->value, memory_order_acquire) < value) {
-#if defined(__x86_64__)
-        __builtin_ia32_pause();
-#endif
-    }
-}
-
-static void post(line_t *line, uint64_t value)
-{
-    /* release: pairs with the acquire in wait_for() */
-    atomic_store_explicit(&line->value, value, memory_order_release);
-}
 
 static size_t fragment_bytes(size_t block, uint64_t f)
 {
@@ -104,14 +83,14 @@ static void write_block(shared_t *s, int way, const unsigned char *src, size_t b
         unsigned char *slot = s->slot[*k % SLOTS];
         size_t n = fragment_bytes(block, f);
         if (*k >= SLOTS) {
-            wait_for(&s->done[*k % SLOTS], *k - SLOTS + 1);
+            line_wait(&s->done[*k % SLOTS], *k - SLOTS + 1);
         }
         if (STREAMING == way) {
             mca_coll_shmcico_copy_streaming(slot, src + f * FRAGMENT, n);
         } else {
             memcpy(slot, src + f * FRAGMENT, n);
         }
-        post(&s->flag[*k % SLOTS], *k + 1);
+        line_post(&s->flag[*k % SLOTS], *k + 1);
     }
 }
 
@@ -128,9 +107,9 @@ static void read_block(shared_t *s, int way, pid_t writer, const unsigned char *
         return;
     }
     for (uint64_t f = 0; (size_t) f * FRAGMENT < block; ++f, ++*k) {
-        wait_for(&s->flag[*k % SLOTS], *k + 1);
+        line_wait(&s->flag[*k % SLOTS], *k + 1);
         memcpy(dst + f * FRAGMENT, s->slot[*k % SLOTS], fragment_bytes(block, f));
-        post(&s->done[*k % SLOTS], *k + 1);
+        line_post(&s->done[*k % SLOTS], *k + 1);
     }
 }
 
@@ -156,11 +135,11 @@ static void measure(shared_t *s, unsigned char *src, int way, size_t block, int 
     for (int r = 0; r < warmup + reps; ++r) {
         const unsigned char *from = src + block_at(*handoff, block, cold);
         uint64_t t0 = now_ns();
-        post(&s->start, ++*handoff);
+        line_post(&s->start, ++*handoff);
         if (CMA != way) {
             write_block(s, way, from, block, k);
         }
-        wait_for(&s->end, *handoff);
+        line_wait(&s->end, *handoff);
         if (r >= warmup) {
             times[r - warmup] = 1e-3 * (double) (now_ns() - t0);
         }
@@ -183,9 +162,9 @@ static void reader_loop(shared_t *s, pid_t writer, unsigned char *src, const siz
         for (int way = 0; way < NWAYS; ++way) {
             for (int r = 0; r < reps + reps / 10; ++r) {
                 size_t at = block_at(handoff, sizes[i], cold);
-                wait_for(&s->start, ++handoff);
+                line_wait(&s->start, ++handoff);
                 read_block(s, way, writer, src + at, dst + at, sizes[i], &k);
-                post(&s->end, handoff);
+                line_post(&s->end, handoff);
             }
         }
     }
