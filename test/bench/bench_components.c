@@ -53,13 +53,22 @@ static bool hint_of(const char *spec, int i, char *key, char *value)
     return true;
 }
 
-static void add_hints(const char *spec, MPI_Info info)
+/* A duplicate of MPI_COMM_WORLD for the component of the preference,
+ * with the hints of spec */
+static MPI_Comm dup_for(const char *preference, const char *spec)
 {
     char key[BENCH_HINT_MAX], value[BENCH_HINT_MAX];
+    MPI_Info info;
+    MPI_Comm comm;
 
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "ompi_comm_coll_preference", preference);
     for (int i = 0; hint_of(spec, i, key, value); ++i) {
         MPI_Info_set(info, key, value);
     }
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
+    MPI_Info_free(&info);
+    return comm;
 }
 
 /* Whether info has key */
@@ -98,17 +107,12 @@ static bool hints_taken(const char *spec, MPI_Comm comm, MPI_Info known, int ran
     return all;
 }
 
-/* The info of a communicator of the component without hints (preference
- * only) */
-static MPI_Info known_keys(const char *preference)
+/* The info of a communicator of the component without hints */
+static MPI_Info known_keys(const char *preference, const char *base)
 {
-    MPI_Info info, known;
-    MPI_Comm comm;
+    MPI_Comm comm = dup_for(preference, base);
+    MPI_Info known;
 
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "ompi_comm_coll_preference", preference);
-    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
-    MPI_Info_free(&info);
     MPI_Comm_get_info(comm, &known);
     MPI_Comm_free(&comm);
     return known;
@@ -122,7 +126,7 @@ bool bench_open_component(bench_run_t *run, int c)
 {
     bench_component_t *component = &run->components[c];
     char preference[256];
-    MPI_Info info, known;
+    MPI_Info known;
     bool taken;
 
     component->name = run->opt.components[c];
@@ -134,16 +138,12 @@ bool bench_open_component(bench_run_t *run, int c)
         snprintf(preference, sizeof(preference), "%s,^%s", component->base,
                  run->components[0].base);
     }
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "ompi_comm_coll_preference", preference);
-    add_hints(component->name, info);
-    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &component->comm);
-    MPI_Info_free(&info);
+    component->comm = dup_for(preference, component->name);
     MPI_Comm_set_errhandler(component->comm, MPI_ERRORS_RETURN);
     if (NULL == strchr(component->name, '@')) {
         return true;
     }
-    known = known_keys(preference);
+    known = known_keys(preference, component->base);
     taken = hints_taken(component->name, component->comm, known, run->rank);
     MPI_Info_free(&known);
     return taken;
