@@ -160,7 +160,8 @@ static int check_bytes(const bcast_case *c, int rank, int root, size_t op, size_
 }
 
 static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
-                  const bcast_case *c, size_t op, size_t size)
+                  const bcast_case *c, mca_coll_shmcico_place_t *place, size_t op,
+                  size_t size)
 {
     int rank = e->rank, root = (int) (op % (size_t) w->p), failures;
     size_t room = (rank == c->short_rank && rank != root) ? size / 2 : size;
@@ -181,7 +182,9 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
         buf[c->strided ? 2 * i : i] = pattern(op, i);
     }
     make_block(c, &st, &region, buf, room, single, &block);
-    r = mca_coll_shmcico_engine_bcast(e, &c->tree, root, &block, &verdict);
+    r = mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_tree_place(&c->tree, rank, root,
+                                                                      place),
+                                      &block, &verdict);
     failures = check_result(w, c, rank, root, op, size, room, &r);
     failures += check_bytes(c, rank, root, op, room, mem, span,
                             !verdict.decline && 0 == verdict.error);
@@ -192,10 +195,12 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
 static int bcast_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg)
 {
     const bcast_case *c = arg;
-    int failures = 0;
+    int children[MAX_THREADS], failures = 0;
+    /* in the case's tree, found again as the roots change */
+    mca_coll_shmcico_place_t place = { .root = -1, .children = children };
 
     for (int i = 0; i < c->nsizes; ++i) {    /* all of them: the others wait */
-        failures += run_op(w, e, c, (size_t) i, c->sizes[i]);
+        failures += run_op(w, e, c, &place, (size_t) i, c->sizes[i]);
     }
     return failures;
 }

@@ -74,6 +74,8 @@ typedef struct buffers {
     mca_coll_shmcico_stream_t own_stream, own_copy;
     mca_coll_shmcico_region_t own_region;
     mca_coll_shmcico_block_t own;
+    mca_coll_shmcico_place_t place; /* in the case's tree: found again as roots change */
+    int children[MAX_THREADS];
 } buffers;
 
 /* ------------------------------------------------------------------ */
@@ -148,6 +150,12 @@ static void make_block(const scase *c, mca_coll_shmcico_block_t *block,
                                           .single = n >= SINGLE_MIN, .chunk = 128 };
 }
 
+static const mca_coll_shmcico_place_t *place_of(const mca_coll_shmcico_engine_t *e,
+                                                const scase *c, buffers *b, int root)
+{
+    return mca_coll_shmcico_tree_place(&c->tree, e->rank, root, &b->place);
+}
+
 static mca_coll_shmcico_small_t run_small(mca_coll_shmcico_engine_t *e, const scase *c,
                                           buffers *b, int root, mca_coll_shmcico_result_t *r)
 {
@@ -158,7 +166,7 @@ static mca_coll_shmcico_small_t run_small(mca_coll_shmcico_engine_t *e, const sc
     switch (c->op) {
     case BCAST:
         own = me == root ? send : span(c, b->recv[0], c->bytes);
-        return mca_coll_shmcico_small_bcast(e, &c->tree, root, &own, r);
+        return mca_coll_shmcico_small_bcast(e, place_of(e, c, b, root), &own, r);
     case SCATTER:
         for (int i = 0; i < p; ++i) {
             b->spans[i] = span(c, b->send[i], sent_bytes(c, me, i));
@@ -194,7 +202,7 @@ static mca_coll_shmcico_result_t run_skeleton(mca_coll_shmcico_engine_t *e, cons
                own_sends ? sent_bytes(c, me, 0) : c->bytes);
     switch (c->op) {
     case BCAST:
-        return mca_coll_shmcico_engine_bcast(e, &c->tree, root, &b->own, &v);
+        return mca_coll_shmcico_engine_bcast(e, place_of(e, c, b, root), &b->own, &v);
     case SCATTER:
     case GATHER:
         return mca_coll_shmcico_engine_rooted(e, root, SCATTER == c->op, &b->own, b->blocks,
@@ -329,6 +337,9 @@ static int small_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg)
     int failures = 0;
 
     (void) w;
+    if (NULL != b) {
+        b->place = (mca_coll_shmcico_place_t) { .root = -1, .children = b->children };
+    }
     for (int call = 0; NULL != b && call < c->nops; ++call) {
         failures += one_call(e, c, b, call);
     }

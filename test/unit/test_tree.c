@@ -14,7 +14,9 @@
  * parents agree, and the depth stays within the shape's bound.  Grouping
  * ranks by a key (the NUMA tree's nodes, the network stage's nodes) puts
  * every rank once in its group, groups in order of their lowest rank and
- * members in rank order.
+ * members in rank order.  A rank's place (parent and children) is the
+ * tree's for the root asked, and is found again only when the root
+ * changes.
  */
 
 #include <stdlib.h>
@@ -204,6 +206,32 @@ static int next_size(int p)
     return MAX_P + 1;
 }
 
+/* a place asked for roots in turn, then for the same root again */
+static void check_place(const tree_case *c, const mca_coll_shmcico_tree_t *tree, int p,
+                        int rank)
+{
+    static int children[MAX_P];
+    mca_coll_shmcico_place_t place;
+
+    CHECK(0 == mca_coll_shmcico_place_init(&place, p) && -1 == place.root,
+          "%s p=%d: place_init", c->name, p);
+    for (int i = 0; i < 2 * p; ++i) {
+        int root = (i * 5 + rank) % p;      /* every root, some twice in a row */
+        const mca_coll_shmcico_place_t *at = mca_coll_shmcico_tree_place(tree, rank, root,
+                                                                         &place);
+        int n = mca_coll_shmcico_tree_children(tree, rank, root, children);
+        CHECK(at == &place && root == at->root, "%s p=%d: place of root %d", c->name, p, root);
+        CHECK(at->parent == mca_coll_shmcico_tree_parent(tree, rank, root)
+              && at->nchildren == n
+              && 0 == memcmp(at->children, children, (size_t) n * sizeof(int)),
+              "%s p=%d rank %d root %d: place is not the tree's", c->name, p, rank, root);
+    }
+    place.nchildren = -7;                   /* the same root: not found again */
+    CHECK(-7 == mca_coll_shmcico_tree_place(tree, rank, place.root, &place)->nchildren,
+          "%s p=%d: place found again for its own root", c->name, p);
+    mca_coll_shmcico_place_fini(&place);
+}
+
 static void check_case(const tree_case *c)
 {
     static int32_t numa[MAX_P];
@@ -222,6 +250,9 @@ static void check_case(const tree_case *c)
         bound = depth_bound(c, numa, p);
         for (int root = 0; root < p; ++root) {
             check_root(c, &tree, numa, p, root, bound);
+        }
+        for (int rank = 0; rank < p && p <= 64; ++rank) {
+            check_place(c, &tree, p, rank);
         }
         mca_coll_shmcico_tree_fini(&tree);
     }

@@ -201,6 +201,7 @@ typedef struct mca_coll_shmcico_module_t {
     bool disabled;                  /**< the shmcico_disable hint */
     mca_coll_shmcico_engine_t engine;
     mca_coll_shmcico_tree_t tree;
+    mca_coll_shmcico_place_t bcast_place;   /**< in tree, for its last Bcast's root */
     mca_coll_shmcico_copy_t copy;
     /* scratch of the calls: a stream, region and block per process block
      * (entry p: the process's own buffer), a second stream over its own

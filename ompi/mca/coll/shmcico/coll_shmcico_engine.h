@@ -36,7 +36,7 @@
 #include "coll_shmcico_stream.h"
 #include "coll_shmcico_sync.h"
 
-struct mca_coll_shmcico_tree_t;
+struct mca_coll_shmcico_place_t;
 struct mca_coll_shmcico_flow_t;
 
 /** State of one process on one communicator. */
@@ -47,7 +47,7 @@ typedef struct mca_coll_shmcico_engine_t {
     mca_coll_shmcico_seq_t last;    /**< the last call (seq 0: none), the same everywhere */
     mca_coll_shmcico_waiter_t waiter;
     mca_coll_shmcico_copier_t copier;   /**< copy NULL: no single copy */
-    int *scratch;                   /**< p ints: tree children */
+    int *scratch;                   /**< p ints: the processes a call sends to */
     struct mca_coll_shmcico_flow_t *flows;  /**< p flows of one call */
     unsigned char *bounce;          /**< chunk buffer of layouts copied by unpacking */
     size_t bounce_size;
@@ -101,14 +101,15 @@ int mca_coll_shmcico_engine_init(mca_coll_shmcico_engine_t *engine, void *base,
 void mca_coll_shmcico_engine_fini(mca_coll_shmcico_engine_t *engine);
 
 /**
- * Bcast.  At the root, data is the message and verdict its decision;
- * elsewhere data is the receive buffer.  Data moves down the
- * notification tree: through the root's queue, or by single copy, each
- * process copying from its parent's buffer.
+ * Bcast from place->root, this process at place in the notification
+ * tree.  At the root, data is the message and verdict its decision;
+ * elsewhere data is the receive buffer.  Data moves down the tree:
+ * through the root's queue, or by single copy, each process copying
+ * from its parent's buffer.
  */
 mca_coll_shmcico_result_t
 mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
-                              const struct mca_coll_shmcico_tree_t *tree, int root,
+                              const struct mca_coll_shmcico_place_t *place,
                               const mca_coll_shmcico_block_t *data,
                               const mca_coll_shmcico_verdict_t *verdict);
 

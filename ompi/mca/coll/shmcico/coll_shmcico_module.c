@@ -43,6 +43,7 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
     memset(&module->previous, 0, sizeof(module->previous));
     memset(&module->engine, 0, sizeof(module->engine));
     memset(&module->tree, 0, sizeof(module->tree));
+    module->bcast_place = (mca_coll_shmcico_place_t) { .root = -1, .parent = -1 };
 }
 
 #define RELEASE_PREVIOUS(op)                                                 \

@@ -112,21 +112,19 @@ static void bcast_member(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_b
 
 mca_coll_shmcico_result_t
 mca_coll_shmcico_engine_bcast(mca_coll_shmcico_engine_t *engine,
-                              const struct mca_coll_shmcico_tree_t *tree, int root,
+                              const struct mca_coll_shmcico_place_t *place,
                               const mca_coll_shmcico_block_t *data,
                               const mca_coll_shmcico_verdict_t *verdict)
 {
     mca_coll_shmcico_call_t call;
 
     mca_coll_shmcico_call_start(&call, engine);
-    call.children = engine->scratch;
-    call.nchildren = mca_coll_shmcico_tree_children(tree, engine->rank, root,
-                                                    engine->scratch);
-    if (engine->rank == root) {
+    call.children = place->children;
+    call.nchildren = place->nchildren;
+    if (engine->rank == place->root) {
         bcast_root(&call, data, verdict);
     } else {
-        bcast_member(&call, data, mca_coll_shmcico_tree_parent(tree, engine->rank, root),
-                     root);
+        bcast_member(&call, data, place->parent, place->root);
     }
     return mca_coll_shmcico_call_run(&call);
 }

@@ -386,7 +386,10 @@ static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
 
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
-        return mca_coll_shmcico_engine_bcast(e, &module->tree, a->root, own, v);
+        return mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_tree_place(&module->tree,
+                                                                             e->rank, a->root,
+                                                                             &module->bcast_place),
+                                             own, v);
     case MCA_COLL_SHMCICO_OP_SCATTER:
     case MCA_COLL_SHMCICO_OP_SCATTERV:
         return mca_coll_shmcico_engine_rooted(e, a->root, true, own, module->blocks, v, false);

@@ -339,7 +339,8 @@ static int build_local_state(setup_t *s)
     if (0 != alloc_scratch(m, s->size)
         || 0 != mca_coll_shmcico_tree_init(&m->tree, m->params.tree,
                                            m->params.tree_degree, s->size,
-                                           m->engine.view.numa)) {
+                                           m->engine.view.numa)
+        || 0 != mca_coll_shmcico_place_init(&m->bcast_place, s->size)) {
         return ENOMEM;
     }
     atomic_fetch_add(&m->engine.view.header->attached, 1);
@@ -497,6 +498,7 @@ void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
                                -(unsigned long long) view->layout.segment_size);
     }
     mca_coll_shmcico_copy_close(module);
+    mca_coll_shmcico_place_fini(&module->bcast_place);
     mca_coll_shmcico_tree_fini(&module->tree);
     mca_coll_shmcico_engine_fini(&module->engine);
     free(module->streams);

@@ -200,19 +200,19 @@ static mca_coll_shmcico_small_t served(mca_coll_shmcico_engine_t *e,
 
 mca_coll_shmcico_small_t
 mca_coll_shmcico_small_bcast(mca_coll_shmcico_engine_t *e,
-                             const struct mca_coll_shmcico_tree_t *tree, int root,
+                             const struct mca_coll_shmcico_place_t *place,
                              const mca_coll_shmcico_span_t *data,
                              mca_coll_shmcico_result_t *r)
 {
     mca_coll_shmcico_seq_t op = peek_op(e);
-    int nchildren = mca_coll_shmcico_tree_children(tree, e->rank, root, e->scratch);
+    int root = place->root;
     mca_coll_shmcico_flag_t *flag;
 
     *r = queued_result(e);
     if (e->rank == root) {
         start_read(data);
         mca_coll_shmcico_op_claim(&e->view, e->rank, &e->waiter, &op);
-        write_one(&e->view, &op, root, e->scratch, nchildren, data, r);
+        write_one(&e->view, &op, root, place->children, place->nchildren, data, r);
         return served(e, &op);
     }
     start_write(data);
@@ -221,8 +221,8 @@ mca_coll_shmcico_small_bcast(mca_coll_shmcico_engine_t *e,
     }
     /* the children's copies run beside this one (coll_shmcico_queue.h) */
     mca_coll_shmcico_queue_forward(&e->view, &op,
-                                   &(mca_coll_shmcico_queue_t) { .notify = e->scratch,
-                                                                 .nnotify = nchildren },
+                                   &(mca_coll_shmcico_queue_t) { .notify = place->children,
+                                                                 .nnotify = place->nchildren },
                                    flag, op.first_slot, 0);
     read_one(&e->view, &op, root, flag, data, r);
     return served(e, &op);

@@ -53,10 +53,11 @@ typedef enum {
                                              the skeleton serves the rest */
 } mca_coll_shmcico_small_t;
 
-/** Bcast: data is the message at the root, the receive buffer elsewhere. */
+/** Bcast from place->root, this process at place in the tree: data is
+ *  the message at the root, the receive buffer elsewhere. */
 mca_coll_shmcico_small_t
 mca_coll_shmcico_small_bcast(mca_coll_shmcico_engine_t *engine,
-                             const struct mca_coll_shmcico_tree_t *tree, int root,
+                             const struct mca_coll_shmcico_place_t *place,
                              const mca_coll_shmcico_span_t *data,
                              mca_coll_shmcico_result_t *result);
 

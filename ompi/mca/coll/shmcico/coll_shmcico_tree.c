@@ -229,6 +229,32 @@ static int numa_build(mca_coll_shmcico_tree_t *tree, const int32_t *numa)
 }
 
 /* ------------------------------------------------------------------ */
+/* A rank's place                                                       */
+
+int mca_coll_shmcico_place_init(mca_coll_shmcico_place_t *place, int nprocs)
+{
+    *place = (mca_coll_shmcico_place_t) {
+        .root = -1, .parent = -1, .nchildren = 0,
+        .children = malloc((size_t) (nprocs > 1 ? nprocs - 1 : 1) * sizeof(int))
+    };
+    return NULL == place->children ? -1 : 0;
+}
+
+void mca_coll_shmcico_place_fini(mca_coll_shmcico_place_t *place)
+{
+    free(place->children);
+    *place = (mca_coll_shmcico_place_t) { .root = -1, .parent = -1 };
+}
+
+void mca_coll_shmcico_place_find(const mca_coll_shmcico_tree_t *tree, int rank, int root,
+                                 mca_coll_shmcico_place_t *place)
+{
+    place->parent = mca_coll_shmcico_tree_parent(tree, rank, root);
+    place->nchildren = mca_coll_shmcico_tree_children(tree, rank, root, place->children);
+    place->root = root;
+}
+
+/* ------------------------------------------------------------------ */
 /* Grouping ranks                                                       */
 
 /* each rank's group, groups numbered in order of their first rank;
