@@ -245,25 +245,41 @@ static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
     return MCA_COLL_SHMCICO_SEGMENT_READY == module->state;
 }
 
-/** Whether a block of bytes of op goes by single copy as far as its size
- *  and the module's parameters say (its layout aside). */
+/** The smallest block of op that goes by single copy as far as its size
+ *  and the module's parameters say (its layout aside); UINT64_MAX: none. */
+static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_module_t *module,
+                                                    mca_coll_shmcico_op_t op)
+{
+    if (MCA_COLL_SHMCICO_SINGLE_OFF == module->copy.mode
+        || MCA_COLL_SHMCICO_SINGLE_OFF == module->params.single_copy) {
+        return UINT64_MAX;
+    }
+    return module->params.single_min[op] > 0 ? module->params.single_min[op] : 1;
+}
+
 static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module_t *module,
                                                    mca_coll_shmcico_op_t op, uint64_t bytes)
 {
-    return MCA_COLL_SHMCICO_SINGLE_OFF != module->copy.mode
-        && MCA_COLL_SHMCICO_SINGLE_OFF != module->params.single_copy && bytes > 0
-        && bytes >= module->params.single_min[op];
+    return bytes >= mca_coll_shmcico_single_from(module, op);
 }
 
-/** Whether a block of bytes that goes through the queues is written into
- *  the slots with streaming stores (coll_shmcico_streaming.c): one that
- *  does not fit in a flag, from coll_shmcico_streaming_min on, where the
- *  machine has them. */
+/** The smallest block that goes through the queues written into the
+ *  slots with streaming stores (coll_shmcico_streaming.c): one that does
+ *  not fit in a flag, from coll_shmcico_streaming_min on, where the
+ *  machine has them; UINT64_MAX: none. */
+static inline uint64_t mca_coll_shmcico_streaming_from(const mca_coll_shmcico_module_t *module)
+{
+    if (!mca_coll_shmcico_streaming_stores || 0 == module->params.streaming_min) {
+        return UINT64_MAX;
+    }
+    return module->params.streaming_min > MCA_COLL_SHMCICO_INLINE
+               ? module->params.streaming_min : MCA_COLL_SHMCICO_INLINE + 1;
+}
+
 static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_module_t *module,
                                                       uint64_t bytes)
 {
-    return mca_coll_shmcico_streaming_stores && 0 != module->params.streaming_min
-        && bytes >= module->params.streaming_min && bytes > MCA_COLL_SHMCICO_INLINE;
+    return bytes >= mca_coll_shmcico_streaming_from(module);
 }
 
 /** Add to one of the MPI_T counters (atomically when threads are in

@@ -23,25 +23,42 @@
 
 #include "coll_shmcico.h"
 
+/* The sizes that decide about a block, read once per call: the loop
+ * over the blocks stores spans, which the compiler cannot tell from the
+ * module's parameters. */
+typedef struct limits_t {
+    uint64_t small_max;             /* one fragment, and below single copy */
+    uint64_t streaming_from;
+} limits_t;
+
+static limits_t limits_of(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op)
+{
+    uint64_t fragment = module->engine.view.layout.fragment_size;
+    uint64_t single_from = mca_coll_shmcico_single_from(module, op);
+
+    return (limits_t) {
+        .small_max = single_from - 1 < fragment ? single_from - 1 : fragment,
+        .streaming_from = mca_coll_shmcico_streaming_from(module)
+    };
+}
+
 /* A span of bytes at start (true lower bound added) when the small path
  * takes it: one fragment that does not go by single copy
- * (mca_coll_shmcico_single_by_size(), as the skeleton decides), and not
- * in page 0, which the skeleton reports as a bad buffer. */
-static bool small_span(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
-                       const char *start, uint64_t bytes, mca_coll_shmcico_span_t *span)
+ * (mca_coll_shmcico_single_from(), as the skeleton decides), and not in
+ * page 0, which the skeleton reports as a bad buffer. */
+static bool small_span(const limits_t *limits, const char *start, uint64_t bytes,
+                       mca_coll_shmcico_span_t *span)
 {
     span->bytes = (unsigned char *) start;
     span->length = bytes;
-    span->streaming = mca_coll_shmcico_streaming_by_size(module, bytes);
-    return bytes <= module->engine.view.layout.fragment_size
-        && !mca_coll_shmcico_single_by_size(module, op, bytes)
+    span->streaming = bytes >= limits->streaming_from;
+    return bytes <= limits->small_max
         && (0 == bytes || (uintptr_t) start >= MCA_COLL_SHMCICO_FIRST_MAPPED);
 }
 
 /* count elements of dtype at buf (contiguous) as a small span */
-static bool span_of(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
-                    const void *buf, int count, struct ompi_datatype_t *dtype,
-                    mca_coll_shmcico_span_t *span)
+static bool span_of(const limits_t *limits, const void *buf, int count,
+                    struct ompi_datatype_t *dtype, mca_coll_shmcico_span_t *span)
 {
     ptrdiff_t true_lb, true_extent;
     size_t size;
@@ -51,14 +68,13 @@ static bool span_of(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op
     }
     ompi_datatype_type_size(dtype, &size);
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    return small_span(module, op, (const char *) buf + true_lb,
-                      (uint64_t) size * (uint64_t) count, span);
+    return small_span(limits, (const char *) buf + true_lb, (uint64_t) size * (uint64_t) count,
+                      span);
 }
 
 /* every process's block of the buffer of blocks (a dense datatype: the
  * datatype is asked once), into spans[0 .. p - 1] */
-static bool spans_of_blocks(const mca_coll_shmcico_args_t *a,
-                            const mca_coll_shmcico_module_t *module, int p,
+static bool spans_of_blocks(const mca_coll_shmcico_args_t *a, const limits_t *limits, int p,
                             mca_coll_shmcico_span_t *spans)
 {
     ptrdiff_t lb, extent, true_lb, true_extent;
@@ -75,21 +91,21 @@ static bool spans_of_blocks(const mca_coll_shmcico_args_t *a,
         ptrdiff_t displ = mca_coll_shmcico_block_displ(&a->layout, i);
         const char *start = (const char *) a->blocks_buf + displ * extent + true_lb;
         if (count < 0
-            || !small_span(module, a->op, start, (uint64_t) size * (uint64_t) count, &spans[i])) {
+            || !small_span(limits, start, (uint64_t) size * (uint64_t) count, &spans[i])) {
             return false;
         }
     }
     return true;
 }
 
-static mca_coll_shmcico_small_t rooted(const mca_coll_shmcico_args_t *a,
+static mca_coll_shmcico_small_t rooted(const mca_coll_shmcico_args_t *a, const limits_t *limits,
                                        mca_coll_shmcico_module_t *module, int me, int p,
                                        mca_coll_shmcico_result_t *r)
 {
     mca_coll_shmcico_span_t *own = &module->spans[p];
     bool scatter = MCA_COLL_SHMCICO_OP_SCATTER == a->op || MCA_COLL_SHMCICO_OP_SCATTERV == a->op;
 
-    if (me == a->root && !spans_of_blocks(a, module, p, module->spans)) {
+    if (me == a->root && !spans_of_blocks(a, limits, p, module->spans)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     if (MPI_IN_PLACE == a->own_buf) {
@@ -97,7 +113,7 @@ static mca_coll_shmcico_small_t rooted(const mca_coll_shmcico_args_t *a,
             return MCA_COLL_SHMCICO_SMALL_HANDED;   /* erroneous: the skeleton's */
         }
         own = NULL;                 /* the root's block stays where it is */
-    } else if (!span_of(module, a->op, a->own_buf, (int) a->own_count, a->own_type, own)) {
+    } else if (!span_of(limits, a->own_buf, (int) a->own_count, a->own_type, own)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     return mca_coll_shmcico_small_rooted(&module->engine, a->root, scatter, own,
@@ -105,18 +121,19 @@ static mca_coll_shmcico_small_t rooted(const mca_coll_shmcico_args_t *a,
 }
 
 static mca_coll_shmcico_small_t allgather(const mca_coll_shmcico_args_t *a,
+                                          const limits_t *limits,
                                           mca_coll_shmcico_module_t *module, int me, int p,
                                           mca_coll_shmcico_result_t *r)
 {
     mca_coll_shmcico_span_t *send = &module->spans[p + 1];
     bool in_place = MPI_IN_PLACE == a->own_buf;
 
-    if (!spans_of_blocks(a, module, p, module->spans)) {
+    if (!spans_of_blocks(a, limits, p, module->spans)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     if (in_place) {
         *send = module->spans[me];  /* it sends from its place among the blocks */
-    } else if (!span_of(module, a->op, a->own_buf, (int) a->own_count, a->own_type, send)) {
+    } else if (!span_of(limits, a->own_buf, (int) a->own_count, a->own_type, send)) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;
     }
     return mca_coll_shmcico_small_allgather(&module->engine, send,
@@ -129,13 +146,14 @@ mca_coll_shmcico_small_t mca_coll_shmcico_serve_small(const mca_coll_shmcico_arg
                                                       int me, int p,
                                                       mca_coll_shmcico_result_t *r)
 {
+    limits_t limits = limits_of(module, a->op);
+
     if (0 != module->params.max_bytes[a->op]) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;   /* a limit: the deciding process's word */
     }
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
-        if (!span_of(module, a->op, a->own_buf, (int) a->own_count, a->own_type,
-                     &module->spans[p])) {
+        if (!span_of(&limits, a->own_buf, (int) a->own_count, a->own_type, &module->spans[p])) {
             return MCA_COLL_SHMCICO_SMALL_HANDED;
         }
         return mca_coll_shmcico_small_bcast(&module->engine,
@@ -145,8 +163,8 @@ mca_coll_shmcico_small_t mca_coll_shmcico_serve_small(const mca_coll_shmcico_arg
                                             &module->spans[p], r);
     case MCA_COLL_SHMCICO_OP_ALLGATHER:
     case MCA_COLL_SHMCICO_OP_ALLGATHERV:
-        return allgather(a, module, me, p, r);
+        return allgather(a, &limits, module, me, p, r);
     default:
-        return rooted(a, module, me, p, r);
+        return rooted(a, &limits, module, me, p, r);
     }
 }
