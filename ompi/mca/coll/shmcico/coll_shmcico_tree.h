@@ -81,8 +81,8 @@ int mca_coll_shmcico_tree_children(const mca_coll_shmcico_tree_t *tree,
  * One rank's place in a tree for one root: its parent and its children.
  * A communicator keeps the place of the root of its last Bcast, so that
  * a program that broadcasts from one root finds its place once, not at
- * every call (the children of a NUMA tree take a hundred instructions,
- * a fifth of a small Bcast's).
+ * every call (the children of a NUMA tree take over a hundred instructions,
+ * a sixth of a small Bcast's).
  */
 typedef struct mca_coll_shmcico_place_t {
     int root;                   /**< the root it is for; -1: none yet */
