@@ -14,7 +14,8 @@
 #   ab.sh OUT ROUNDS OPS SIZES CACHE DIR...
 #     DIR: a directory holding one build's mca_coll_shmcico.so; its
 #     name names the build in OUT/NAME-ROUND.{csv,txt}
-# Run from the build tree (for test/bench); summary.py OUT prints the
+# Run from the build tree (for test/bench); COMPONENTS=shmcico,tuned,sm
+# adds coll/sm to each run. summary.py OUT prints the
 # medians of shmcico/tuned.
 
 set -euo pipefail
@@ -31,7 +32,7 @@ for i in $(seq "$rounds"); do
         line=$(test/bench/line-latency 50000 1 | awk '{ print $2 }')
         OMPI_MCA_mca_base_component_path="$pkglibdir:$dir" \
             mpirun -np 2 test/bench/shmcico-bench --quiet --csv "$out/$name-$i.csv" \
-            --components shmcico,tuned --cache "$cache" --ops "$ops" --sizes "$sizes" \
+            --components "${COMPONENTS:-shmcico,tuned}" --cache "$cache" --ops "$ops" --sizes "$sizes" \
             --max-seconds 0.2 >"$out/$name-$i.txt" 2>&1
         echo "round $i $name line $line" | tee -a "$out/states.txt"
     done
