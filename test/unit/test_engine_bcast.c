@@ -182,8 +182,8 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
         buf[c->strided ? 2 * i : i] = pattern(op, i);
     }
     make_block(c, &st, &region, buf, room, single, &block);
-    r = mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_tree_place(&c->tree, rank, root,
-                                                                      place),
+    r = mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_place_for(&c->tree, rank, root,
+                                                                     place),
                                       &block, &verdict);
     failures = check_result(w, c, rank, root, op, size, room, &r);
     failures += check_bytes(c, rank, root, op, room, mem, span,

@@ -153,7 +153,7 @@ static void make_block(const scase *c, mca_coll_shmcico_block_t *block,
 static const mca_coll_shmcico_place_t *place_of(const mca_coll_shmcico_engine_t *e,
                                                 const scase *c, buffers *b, int root)
 {
-    return mca_coll_shmcico_tree_place(&c->tree, e->rank, root, &b->place);
+    return mca_coll_shmcico_place_for(&c->tree, e->rank, root, &b->place);
 }
 
 static mca_coll_shmcico_small_t run_small(mca_coll_shmcico_engine_t *e, const scase *c,

@@ -216,9 +216,9 @@ static void check_place(const tree_case *c, const mca_coll_shmcico_tree_t *tree,
     CHECK(0 == mca_coll_shmcico_place_init(&place, p) && -1 == place.root,
           "%s p=%d: place_init", c->name, p);
     for (int i = 0; i < 2 * p; ++i) {
-        int root = (i * 5 + rank) % p;      /* every root, some twice in a row */
-        const mca_coll_shmcico_place_t *at = mca_coll_shmcico_tree_place(tree, rank, root,
-                                                                         &place);
+        int root = (i / 2 + rank) % p;      /* every root, each twice in a row */
+        const mca_coll_shmcico_place_t *at = mca_coll_shmcico_place_for(tree, rank, root,
+                                                                        &place);
         int n = mca_coll_shmcico_tree_children(tree, rank, root, children);
         CHECK(at == &place && root == at->root, "%s p=%d: place of root %d", c->name, p, root);
         CHECK(at->parent == mca_coll_shmcico_tree_parent(tree, rank, root)
@@ -227,7 +227,7 @@ static void check_place(const tree_case *c, const mca_coll_shmcico_tree_t *tree,
               "%s p=%d rank %d root %d: place is not the tree's", c->name, p, rank, root);
     }
     place.nchildren = -7;                   /* the same root: not found again */
-    CHECK(-7 == mca_coll_shmcico_tree_place(tree, rank, place.root, &place)->nchildren,
+    CHECK(-7 == mca_coll_shmcico_place_for(tree, rank, place.root, &place)->nchildren,
           "%s p=%d: place found again for its own root", c->name, p);
     mca_coll_shmcico_place_fini(&place);
 }

@@ -260,7 +260,9 @@ static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_modul
 static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module_t *module,
                                                    mca_coll_shmcico_op_t op, uint64_t bytes)
 {
-    return bytes >= mca_coll_shmcico_single_from(module, op);
+    uint64_t from = mca_coll_shmcico_single_from(module, op);
+
+    return UINT64_MAX != from && bytes >= from;
 }
 
 /** The smallest block that goes through the queues written into the
@@ -279,7 +281,9 @@ static inline uint64_t mca_coll_shmcico_streaming_from(const mca_coll_shmcico_mo
 static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_module_t *module,
                                                       uint64_t bytes)
 {
-    return bytes >= mca_coll_shmcico_streaming_from(module);
+    uint64_t from = mca_coll_shmcico_streaming_from(module);
+
+    return UINT64_MAX != from && bytes >= from;
 }
 
 /** Add to one of the MPI_T counters (atomically when threads are in

@@ -47,7 +47,7 @@ typedef struct mca_coll_shmcico_engine_t {
     mca_coll_shmcico_seq_t last;    /**< the last call (seq 0: none), the same everywhere */
     mca_coll_shmcico_waiter_t waiter;
     mca_coll_shmcico_copier_t copier;   /**< copy NULL: no single copy */
-    int *scratch;                   /**< p ints: the processes a call sends to */
+    int *scratch;                   /**< p ints: a call's list of processes */
     struct mca_coll_shmcico_flow_t *flows;  /**< p flows of one call */
     unsigned char *bounce;          /**< chunk buffer of layouts copied by unpacking */
     size_t bounce_size;

@@ -157,9 +157,9 @@ mca_coll_shmcico_small_t mca_coll_shmcico_serve_small(const mca_coll_shmcico_arg
             return MCA_COLL_SHMCICO_SMALL_HANDED;
         }
         return mca_coll_shmcico_small_bcast(&module->engine,
-                                            mca_coll_shmcico_tree_place(&module->tree, me,
-                                                                        a->root,
-                                                                        &module->bcast_place),
+                                            mca_coll_shmcico_place_for(&module->tree, me,
+                                                                       a->root,
+                                                                       &module->bcast_place),
                                             &module->spans[p], r);
     case MCA_COLL_SHMCICO_OP_ALLGATHER:
     case MCA_COLL_SHMCICO_OP_ALLGATHERV:

@@ -104,8 +104,8 @@ void mca_coll_shmcico_place_find(const mca_coll_shmcico_tree_t *tree, int rank, 
 /** rank's place in tree for root, found again only when place holds
  *  another root's: a place serves one tree and one rank. */
 static inline const mca_coll_shmcico_place_t *
-mca_coll_shmcico_tree_place(const mca_coll_shmcico_tree_t *tree, int rank, int root,
-                            mca_coll_shmcico_place_t *place)
+mca_coll_shmcico_place_for(const mca_coll_shmcico_tree_t *tree, int rank, int root,
+                           mca_coll_shmcico_place_t *place)
 {
     if (place->root != root) {
         mca_coll_shmcico_place_find(tree, rank, root, place);
