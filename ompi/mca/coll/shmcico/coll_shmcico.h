@@ -245,6 +245,15 @@ static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
     return MCA_COLL_SHMCICO_SEGMENT_READY == module->state;
 }
 
+/** This process's place in the communicator's Bcast tree for root (kept
+ *  for the last root: mca_coll_shmcico_place_for()). */
+static inline const mca_coll_shmcico_place_t *
+mca_coll_shmcico_bcast_place(mca_coll_shmcico_module_t *module, int root)
+{
+    return mca_coll_shmcico_place_for(&module->tree, module->engine.rank, root,
+                                      &module->bcast_place);
+}
+
 /** The smallest block of op that goes by single copy as far as its size
  *  and the module's parameters say (its layout aside); UINT64_MAX: none. */
 static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_module_t *module,

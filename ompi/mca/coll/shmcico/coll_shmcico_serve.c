@@ -386,9 +386,7 @@ static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
 
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
-        return mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_place_for(&module->tree,
-                                                                            e->rank, a->root,
-                                                                            &module->bcast_place),
+        return mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_bcast_place(module, a->root),
                                              own, v);
     case MCA_COLL_SHMCICO_OP_SCATTER:
     case MCA_COLL_SHMCICO_OP_SCATTERV:

@@ -146,20 +146,19 @@ mca_coll_shmcico_small_t mca_coll_shmcico_serve_small(const mca_coll_shmcico_arg
                                                       int me, int p,
                                                       mca_coll_shmcico_result_t *r)
 {
-    limits_t limits = limits_of(module, a->op);
+    limits_t limits;
 
     if (0 != module->params.max_bytes[a->op]) {
         return MCA_COLL_SHMCICO_SMALL_HANDED;   /* a limit: the deciding process's word */
     }
+    limits = limits_of(module, a->op);
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
         if (!span_of(&limits, a->own_buf, (int) a->own_count, a->own_type, &module->spans[p])) {
             return MCA_COLL_SHMCICO_SMALL_HANDED;
         }
         return mca_coll_shmcico_small_bcast(&module->engine,
-                                            mca_coll_shmcico_place_for(&module->tree, me,
-                                                                       a->root,
-                                                                       &module->bcast_place),
+                                            mca_coll_shmcico_bcast_place(module, a->root),
                                             &module->spans[p], r);
     case MCA_COLL_SHMCICO_OP_ALLGATHER:
     case MCA_COLL_SHMCICO_OP_ALLGATHERV:
