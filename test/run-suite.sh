@@ -18,7 +18,9 @@
 #                          for a second Open MPI
 #   run-suite.sh large     "make check-large": 64-bit sizes for real, a
 #                          Gatherv of over 2^31 bytes, Allgather of 2^31 + 13-byte
-#                          blocks (about 13 GB of memory)
+#                          blocks (about 13 GB of memory), Gatherv and
+#                          Scatterv across simulated nodes with blocks
+#                          over 2^31 bytes
 #   run-suite.sh soak      "make soak": the randomized mix of every served
 #                          operation for SOAK_SECONDS (600) at np 2 and np 4
 #   run-suite.sh valgrind  "make check-valgrind": tests at np 2 with every
@@ -529,8 +531,20 @@ valgrind_suite() {
 }
 
 large_suite() {
+    local kib
+    kib=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo)
     echo "== 64-bit sizes"
+    if [ "${kib:-0}" -lt $((15 * 1024 * 1024)) ]; then
+        # at np 2 each process holds three blocks of 2 GiB at once
+        echo "not run: 64-bit sizes need 15 GiB of memory, this machine has $((kib / 1024)) MiB"
+        return
+    fi
     run_case gatherv-scatterv-over-2GiB 1200 -- mpi 2 -- mpi/test_large
+    if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
+        # simulated nodes need Open MPI 4.1's launcher (see default_suite)
+        run_case multinode-gatherv-scatterv-over-2GiB 1200 \
+            -- "$srcdir_abs/nodes.sh" 2x2 mpi/test_large multinode
+    fi
 }
 
 case $suite in

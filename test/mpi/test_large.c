@@ -15,7 +15,13 @@
  * every byte checked, all served by coll/shmcico, the Allgather by single
  * copy.  Needs (2p + 1) blocks of 1.2 GB, then p + 1 blocks of 2 GiB per
  * process (13 GB at np 2).
- * Not in the default suite: run it with "make check-large".
+ *
+ * "test_large multinode" (on simulated nodes, 2x2: ranks 0 and 1 on one
+ * node, 2 and 3 on the other): Gatherv and Scatterv across nodes with
+ * blocks of another node over 2^31 bytes, and blocks that together pass
+ * 2^31, every byte checked, every call served across nodes by
+ * coll/shmcico.  Needs about 7 GB at a time.
+ * Run by "make check-large", which test/run-tests.sh runs.
  */
 
 #include <stdio.h>
@@ -103,6 +109,71 @@ static void check_allgather(int rank, int size)
     free(all);
 }
 
+/* ---- across nodes ------------------------------------------------ */
+
+#define OVER_2GIB_DOUBLES (((size_t) 1 << 28) + 4)     /* 2^31 + 32 bytes */
+#define OVER_1GIB_DOUBLES ((size_t) 150000000)          /* 1.2 GB */
+
+/* A Gatherv to rank 0 of blocks of counts[] doubles, then the Scatterv
+ * that sends them back, across two nodes (ranks 2 and 3 on the other
+ * node): every block checked where it arrives. */
+static void check_across(int rank, int size, const int *counts, const char *what)
+{
+    int displs[4], err;
+    size_t total = 0;
+    double *mine = malloc((size_t) counts[rank] * sizeof(double)), *all = NULL;
+    unsigned long long g0 = st_counter("gatherv_multinode");
+    unsigned long long s0 = st_counter("scatterv_multinode");
+
+    for (int i = 0; i < size; ++i) {
+        displs[i] = (int) total;
+        total += (size_t) counts[i];
+    }
+    all = 0 == rank ? malloc(total * sizeof(double)) : NULL;
+    if (NULL == mine || (0 == rank && NULL == all)) {
+        fprintf(stderr, "test_large: rank %d: no memory (%s)\n", rank, what);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (size_t i = 0; i < (size_t) counts[rank]; ++i) {
+        mine[i] = value(rank, i);
+    }
+    err = MPI_Gatherv(mine, counts[rank], MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
+                      MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "%s: gatherv error %d", what, err);
+    ST_CHECK(1 == st_counter("gatherv_multinode") - g0, "%s: gatherv not served across nodes",
+             what);
+    for (int i = 0; 0 == rank && i < size; ++i) {
+        long at = first_wrong(all + displs[i], i, (size_t) counts[i]);
+        ST_CHECK(at < 0, "%s: gatherv: block %d wrong at element %ld", what, i, at);
+    }
+    memset(mine, 0, (size_t) counts[rank] * sizeof(double));
+    err = MPI_Scatterv(all, counts, displs, MPI_DOUBLE, mine, counts[rank], MPI_DOUBLE, 0,
+                       MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "%s: scatterv error %d", what, err);
+    ST_CHECK(1 == st_counter("scatterv_multinode") - s0,
+             "%s: scatterv not served across nodes", what);
+    ST_CHECK(first_wrong(mine, rank, (size_t) counts[rank]) < 0, "%s: scatterv: block wrong",
+             what);
+    free(all);
+    free(mine);
+}
+
+static int check_multinode(int rank, int size)
+{
+    /* node order on the other node: rank 2 (its leader), then rank 3 */
+    const int member_over[4] = { 5, 7, 3, (int) OVER_2GIB_DOUBLES };
+    const int leader_over[4] = { 5, 7, (int) OVER_2GIB_DOUBLES, 3 };
+    const int both_over_1gib[4] = { 5, 7, (int) OVER_1GIB_DOUBLES, (int) OVER_1GIB_DOUBLES };
+
+    ST_CHECK(4 == size, "run on 2x2 simulated nodes (np 4), not np %d", size);
+    if (4 == size) {
+        check_across(rank, size, member_over, "a member's block over 2 GiB");
+        check_across(rank, size, leader_over, "the leader's block over 2 GiB, one after it");
+        check_across(rank, size, both_over_1gib, "two blocks of 1.2 GB");
+    }
+    return st_finish("test_large multinode");
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, *counts, *displs, err;
@@ -113,6 +184,11 @@ int main(int argc, char **argv)
     st_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1 && 0 == strcmp(argv[1], "multinode")) {
+        return check_multinode(rank, size);
+    }
+    /* counters count from their first read: before the first segment */
+    (void) st_counter("single_copy_comms");
     counts = malloc(size * sizeof(int));
     displs = malloc(size * sizeof(int));
     for (int i = 0; i < size; ++i) {

@@ -17,12 +17,16 @@
  * as their senders have them (the root's for a Scatter(v); for a
  * Gather(v) the leader gathers them in its node first, through shared
  * memory), so that a process whose counts are wrong cannot misplace the
- * others' blocks: only it gets MPI_ERR_TRUNCATE.
+ * others' blocks: only it gets MPI_ERR_TRUNCATE.  A block too large for
+ * a node stage's int counts goes between its process and the leader
+ * apart (docs/protocol.md, "Blocks apart").
  */
 
 #include "ompi_config.h"
 
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/pml/pml.h"
@@ -46,6 +50,127 @@ static void node_layout(const mca_coll_shmcico_net_t *net, int n,
     const int *members = mca_coll_shmcico_net_members(net, n, &k);
 
     mca_coll_shmcico_net_blocks(a, members, k, counts, displs);
+}
+
+/* What a call keeps per member of this process's node: the node stage's
+ * counts and displacements, the blocks' sizes (bytes, as their senders
+ * have them), the requests of the blocks apart. */
+typedef struct per_member_t {
+    int *counts;
+    int *displs;
+    uint64_t *sizes;
+    ompi_request_t **reqs;
+} per_member_t;
+
+static bool per_member_alloc(per_member_t *m, int k)
+{
+    m->counts = calloc((size_t) k, sizeof(int));
+    m->displs = calloc((size_t) k, sizeof(int));
+    m->sizes = calloc((size_t) k, sizeof(uint64_t));
+    m->reqs = calloc((size_t) k, sizeof(ompi_request_t *));
+    return NULL != m->counts && NULL != m->displs && NULL != m->sizes && NULL != m->reqs;
+}
+
+static void per_member_free(per_member_t *m)
+{
+    free(m->counts);
+    free(m->displs);
+    free(m->sizes);
+    free(m->reqs);
+}
+
+/* ------------------------------------------------------------------ */
+/* Blocks apart                                                         */
+
+/* A node stage is a Scatterv or Gatherv of MPI_BYTE, whose counts and
+ * displacements are ints.  A block of more than INT_MAX / k bytes (k
+ * processes on the node) goes between its process and the leader in a
+ * message of its own on the user's communicator, and counts 0 in the
+ * node stage; the k blocks that stay add up to at most INT_MAX.  Both
+ * sides judge the size its sender has, which the node stage of sizes
+ * told the other, so they agree. */
+static bool apart(uint64_t bytes, int k)
+{
+    return bytes > (uint64_t) INT_MAX / (uint64_t) k;
+}
+
+/* The node stage's counts and displacements (bytes) for blocks of
+ * sizes[0 .. k): the blocks apart count 0, the others lie back to back
+ * in node order.  Returns whether any block is apart; *staged is the
+ * bytes of the others. */
+static bool stage_layout(const uint64_t *sizes, int k, int *counts, int *displs,
+                         size_t *staged)
+{
+    bool any = false;
+
+    *staged = 0;
+    for (int i = 0; i < k; ++i) {
+        bool out = apart(sizes[i], k);
+        counts[i] = out ? 0 : (int) sizes[i];
+        displs[i] = (int) *staged;
+        *staged += (size_t) counts[i];
+        any |= out;
+    }
+    return any;
+}
+
+/* Copy the staged blocks between the node stage's buffer and their
+ * places among all the blocks in node order (to_blocks: a Gather). */
+static void restage(char *blocks, char *stage, const uint64_t *sizes, const int *counts,
+                    const int *displs, int k, bool to_blocks)
+{
+    size_t at = 0;
+
+    for (int i = 0; i < k; at += sizes[i++]) {
+        if (to_blocks) {
+            memcpy(blocks + at, stage + displs[i], (size_t) counts[i]);
+        } else {
+            memcpy(stage + displs[i], blocks + at, (size_t) counts[i]);
+        }
+    }
+}
+
+/* The node stage's buffer: the blocks themselves when none is apart,
+ * otherwise a buffer of the staged ones (NULL when out of memory). */
+static char *stage_of(char *blocks, bool any, size_t staged)
+{
+    return NULL == blocks || !any ? blocks : malloc(staged + 1);
+}
+
+/* The messages of the blocks apart of this node between the leader and
+ * their processes (receive: a Gather), into reqs; the leader's own
+ * block is packed or unpacked in place.  Returns the requests posted,
+ * and *rc the first error. */
+static int post_apart(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                      const mca_coll_shmcico_args_t *a, char *blocks, const uint64_t *sizes,
+                      bool receive, ompi_request_t **reqs, int *rc)
+{
+    int k, n = 0, me = ompi_comm_rank(comm);
+    const int *members = mca_coll_shmcico_net_members(net, net->my_node, &k);
+    size_t at = 0;
+
+    for (int i = 0; i < k; at += sizes[i++]) {
+        int step_rc = MPI_SUCCESS;
+        if (!apart(sizes[i], k)) {
+            continue;
+        } else if (members[i] == me && receive) {
+            (void) mca_coll_shmcico_pack(blocks + at, a->own_buf, a->own_count, a->own_type);
+        } else if (members[i] == me) {
+            uint64_t room = a->own_count * type_size(a->own_type);
+            step_rc = sizes[i] > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+            (void) mca_coll_shmcico_unpack(blocks + at, sizes[i] < room ? sizes[i] : room,
+                                           (void *) a->own_buf, a->own_count, a->own_type);
+        } else if (receive) {
+            step_rc = MCA_PML_CALL(irecv(blocks + at, sizes[i], MPI_BYTE, members[i],
+                                         MCA_COLL_BASE_TAG_GATHERV, comm, &reqs[n++]));
+        } else {
+            step_rc = MCA_PML_CALL(isend(blocks + at, sizes[i], MPI_BYTE, members[i],
+                                         MCA_COLL_BASE_TAG_SCATTERV,
+                                         MCA_PML_BASE_SEND_STANDARD, comm, &reqs[n++]));
+        }
+        *rc = mca_coll_shmcico_net_first_error(*rc, step_rc);
+    }
+    return n;
 }
 
 /* ------------------------------------------------------------------ */
@@ -77,15 +202,30 @@ static char *pack_node(const mca_coll_shmcico_net_t *net, int n,
     return msg;
 }
 
+/* the node stage of a Scatter(v); own: whether this process's block
+ * comes through it (not apart) */
 static int node_scatterv(const mca_coll_shmcico_net_t *net, const void *sbuf, const int *counts,
                          const int *displs, struct ompi_datatype_t *stype,
-                         const mca_coll_shmcico_args_t *a, int leader)
+                         const mca_coll_shmcico_args_t *a, bool own, int leader)
 {
     struct ompi_communicator_t *node = net->node_comm;
 
     return node->c_coll->coll_scatterv(sbuf, counts, displs, stype, (void *) a->own_buf,
-                                       (int) a->own_count, a->own_type, net->local_of[leader],
-                                       node, node->c_coll->coll_scatterv_module);
+                                       own ? (int) a->own_count : 0, a->own_type,
+                                       net->local_of[leader], node,
+                                       node->c_coll->coll_scatterv_module);
+}
+
+/* the node stage of sizes on another node than the root's: each member
+ * learns the bytes of its block as the root packed it */
+static int node_scatter_sizes(const mca_coll_shmcico_net_t *net, const uint64_t *sizes,
+                              uint64_t *mine, int leader)
+{
+    struct ompi_communicator_t *node = net->node_comm;
+
+    return node->c_coll->coll_scatter(sizes, 1, MPI_UINT64_T, mine, 1, MPI_UINT64_T,
+                                      net->local_of[leader], node,
+                                      node->c_coll->coll_scatter_module);
 }
 
 /* the root: one message to every other node, its own node from its buffer */
@@ -110,7 +250,7 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
     node_layout(net, net->my_node, a, counts, displs);
     {
         int node_rc = node_scatterv(net, a->blocks_buf, counts, displs, a->blocks_type, a,
-                                    a->root);
+                                    true, a->root);
         rc = mca_coll_shmcico_net_first_error(rc, node_rc);
     }
     if (NULL != sends) {
@@ -125,101 +265,184 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
     return rc;
 }
 
-/* another node's leader: the root's message, then the node */
-static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
-                          const mca_coll_shmcico_args_t *a, int *counts, int *displs)
+/* the sizes of the blocks of the root's message for this node, from its
+ * header (zeros where it did not arrive or does not hold them) */
+static void message_sizes(const char *msg, size_t bytes, int k, uint64_t *sizes)
 {
-    int k, rc;
-    size_t bytes, header;
+    size_t header = (size_t) k * sizeof(uint64_t);
+    bool holds = NULL != msg && bytes >= header;
+    uint64_t left = holds ? bytes - header : 0;
+
+    for (int i = 0; holds && i < k; ++i) {
+        sizes[i] = ((const uint64_t *) msg)[i];
+        holds = sizes[i] <= left;
+        left -= holds ? sizes[i] : 0;
+    }
+    if (!holds) {
+        memset(sizes, 0, (size_t) k * sizeof(uint64_t));
+    }
+}
+
+/* the root's message (NULL on error, *rc set) */
+static char *receive_root(struct ompi_communicator_t *comm, const mca_coll_shmcico_args_t *a,
+                          size_t *bytes, int *rc)
+{
     ompi_status_public_t status;
     char *msg;
 
-    (void) mca_coll_shmcico_net_members(net, net->my_node, &k);
-    rc = MCA_PML_CALL(probe(a->root, MCA_COLL_BASE_TAG_SCATTERV, comm, &status));
-    if (MPI_SUCCESS != rc) {
-        return rc;
+    *bytes = 0;
+    *rc = MCA_PML_CALL(probe(a->root, MCA_COLL_BASE_TAG_SCATTERV, comm, &status));
+    if (MPI_SUCCESS != *rc) {
+        return NULL;
     }
-    bytes = status._ucount;
-    msg = malloc(bytes + 1);
-    rc = NULL == msg ? MPI_ERR_NO_MEM
-        : MCA_PML_CALL(recv(msg, bytes, MPI_BYTE, a->root, MCA_COLL_BASE_TAG_SCATTERV, comm,
+    *bytes = status._ucount;
+    msg = malloc(*bytes + 1);
+    *rc = NULL == msg ? MPI_ERR_NO_MEM
+        : MCA_PML_CALL(recv(msg, *bytes, MPI_BYTE, a->root, MCA_COLL_BASE_TAG_SCATTERV, comm,
                             MPI_STATUS_IGNORE));
-    header = (size_t) k * sizeof(uint64_t);
-    for (int i = 0, at = 0; i < k; ++i) {
-        counts[i] = MPI_SUCCESS == rc && bytes >= header ? (int) ((uint64_t *) msg)[i] : 0;
-        displs[i] = at;
-        at += counts[i];
-    }
+    return msg;
+}
+
+/* another node's leader: the root's message, then the node: the sizes,
+ * the staged blocks, the blocks apart */
+static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                          const mca_coll_shmcico_args_t *a, per_member_t *m)
+{
+    int k = ompi_comm_size(net->node_comm), me = ompi_comm_rank(comm), rc, nreqs = 0;
+    size_t bytes, staged;
+    char *msg = receive_root(comm, a, &bytes, &rc), *blocks, *stage;
+    uint64_t mine;
+    bool any;
+
+    message_sizes(MPI_SUCCESS == rc ? msg : NULL, bytes, k, m->sizes);
     /* the node takes part whatever happened, so that it stays in step */
-    {
-        int node_rc = node_scatterv(net, NULL == msg ? NULL : msg + header, counts, displs,
-                                    MPI_BYTE, a, ompi_comm_rank(comm));
-        rc = mca_coll_shmcico_net_first_error(rc, node_rc);
+    rc = mca_coll_shmcico_net_first_error(rc, node_scatter_sizes(net, m->sizes, &mine, me));
+    any = stage_layout(m->sizes, k, m->counts, m->displs, &staged);
+    blocks = NULL == msg ? NULL : msg + (size_t) k * sizeof(uint64_t);
+    stage = stage_of(blocks, any, staged);
+    if (NULL == stage && staged > 0) {
+        memset(m->counts, 0, (size_t) k * sizeof(int));     /* out of memory */
+        rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_NO_MEM);
+    } else if (any) {
+        restage(blocks, stage, m->sizes, m->counts, m->displs, k, false);
+        nreqs = post_apart(net, comm, a, blocks, m->sizes, false, m->reqs, &rc);
     }
+    rc = mca_coll_shmcico_net_first_error(
+        rc, node_scatterv(net, stage, m->counts, m->displs, MPI_BYTE, a, !apart(mine, k), me));
+    rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(m->reqs, nreqs));
+    free(stage != blocks ? stage : NULL);
     free(msg);
+    return rc;
+}
+
+/* a member of another node than the root's: its size, then its block
+ * through the node stage or apart */
+static int scatter_member(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                          const mca_coll_shmcico_args_t *a, int leader)
+{
+    uint64_t mine = 0;
+    int rc = node_scatter_sizes(net, NULL, &mine, leader);
+    bool out = apart(mine, ompi_comm_size(net->node_comm));
+
+    rc = mca_coll_shmcico_net_first_error(rc, node_scatterv(net, NULL, NULL, NULL, MPI_BYTE,
+                                                            a, !out, leader));
+    if (out) {
+        int recv_rc = MCA_PML_CALL(recv((void *) a->own_buf, a->own_count, a->own_type,
+                                        leader, MCA_COLL_BASE_TAG_SCATTERV, comm,
+                                        MPI_STATUS_IGNORE));
+        rc = mca_coll_shmcico_net_first_error(rc, recv_rc);
+    }
     return rc;
 }
 
 /* ------------------------------------------------------------------ */
 /* Gather                                                               */
 
+/* the node stage of a Gather(v); own: whether this process's block goes
+ * through it (not apart) */
 static int node_gatherv(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico_args_t *a,
-                        void *rbuf, const int *counts, const int *displs,
+                        bool own, void *rbuf, const int *counts, const int *displs,
                         struct ompi_datatype_t *rtype, int leader)
 {
     struct ompi_communicator_t *node = net->node_comm;
 
-    return node->c_coll->coll_gatherv(a->own_buf, (int) a->own_count, a->own_type, rbuf,
-                                      counts, displs, rtype, net->local_of[leader], node,
+    return node->c_coll->coll_gatherv(a->own_buf, own ? (int) a->own_count : 0, a->own_type,
+                                      rbuf, counts, displs, rtype, net->local_of[leader], node,
                                       node->c_coll->coll_gatherv_module);
 }
 
-/* the sizes of the node's blocks, as their senders have them, at the
- * leader */
-static int node_sizes(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico_args_t *a,
-                      int leader, int *counts)
+/* the node stage of sizes: the bytes of each member's block, as its
+ * sender has them, at the leader (sizes: NULL at the others) */
+static int node_sizes(const mca_coll_shmcico_net_t *net, uint64_t mine, int leader,
+                      uint64_t *sizes)
 {
     struct ompi_communicator_t *node = net->node_comm;
-    int mine = (int) (a->own_count * type_size(a->own_type));
 
-    return node->c_coll->coll_gather(&mine, 1, MPI_INT, counts, 1, MPI_INT,
+    return node->c_coll->coll_gather(&mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
                                      net->local_of[leader], node,
                                      node->c_coll->coll_gather_module);
 }
 
-/* another node's leader, and its members: the node's blocks, then (the
- * leader) one message to the root */
-static int gather_node(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
-                       const mca_coll_shmcico_args_t *a, int leader, int *counts,
-                       int *displs)
+/* a member of another node than the root's: its size, then its block
+ * through the node stage or apart */
+static int gather_member(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                         const mca_coll_shmcico_args_t *a, int leader)
 {
-    int k, rc = node_sizes(net, a, leader, counts), total = 0;
-    char *msg = NULL;
+    uint64_t mine = a->own_count * type_size(a->own_type);
+    bool out = apart(mine, ompi_comm_size(net->node_comm));
+    int rc = node_sizes(net, mine, leader, NULL);
 
-    if (ompi_comm_rank(comm) != leader) {
-        int node_rc = node_gatherv(net, a, NULL, NULL, NULL, MPI_BYTE, leader);
-        return mca_coll_shmcico_net_first_error(rc, node_rc);
+    rc = mca_coll_shmcico_net_first_error(rc, node_gatherv(net, a, !out, NULL, NULL, NULL,
+                                                           MPI_BYTE, leader));
+    if (out) {
+        int send_rc = MCA_PML_CALL(send(a->own_buf, a->own_count, a->own_type, leader,
+                                        MCA_COLL_BASE_TAG_GATHERV, MCA_PML_BASE_SEND_STANDARD,
+                                        comm));
+        rc = mca_coll_shmcico_net_first_error(rc, send_rc);
     }
-    (void) mca_coll_shmcico_net_members(net, net->my_node, &k);
+    return rc;
+}
+
+/* another node's leader: the node's blocks (the staged ones through the
+ * node stage, the others apart) into one message, then that message to
+ * the root: the sizes, then the blocks in node order */
+static int gather_leader(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                         const mca_coll_shmcico_args_t *a, per_member_t *m)
+{
+    int k = ompi_comm_size(net->node_comm), me = ompi_comm_rank(comm), nreqs = 0;
+    int rc = node_sizes(net, a->own_count * type_size(a->own_type), me, m->sizes);
+    size_t header = (size_t) k * sizeof(uint64_t), total = 0, staged;
+    char *msg, *stage;
+    bool any;
+
     for (int i = 0; i < k; ++i) {
-        displs[i] = total;
-        total += MPI_SUCCESS == rc ? counts[i] : 0;
+        m->sizes[i] = MPI_SUCCESS == rc ? m->sizes[i] : 0;
+        total += m->sizes[i];
     }
-    msg = malloc((size_t) k * sizeof(uint64_t) + (size_t) total + 1);
-    for (int i = 0; NULL != msg && i < k; ++i) {
-        ((uint64_t *) msg)[i] = MPI_SUCCESS == rc ? (uint64_t) counts[i] : 0;
+    any = stage_layout(m->sizes, k, m->counts, m->displs, &staged);
+    msg = malloc(header + total + 1);
+    stage = stage_of(NULL == msg ? NULL : msg + header, any, staged);
+    if (NULL == stage) {
+        memset(m->counts, 0, (size_t) k * sizeof(int));     /* out of memory */
+        rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_NO_MEM);
+    } else if (any) {
+        nreqs = post_apart(net, comm, a, msg + header, m->sizes, true, m->reqs, &rc);
     }
-    {
-        /* the node takes part whatever happened, so that it stays in step */
-        int node_rc = node_gatherv(net, a, NULL == msg ? NULL : msg + k * sizeof(uint64_t),
-                                   counts, displs, MPI_BYTE, leader);
-        rc = MPI_SUCCESS != rc ? rc : NULL == msg ? MPI_ERR_NO_MEM : node_rc;
+    /* the node takes part whatever happened, so that it stays in step */
+    rc = mca_coll_shmcico_net_first_error(
+        rc, node_gatherv(net, a, !apart(m->sizes[net->local_of[me]], k), stage, m->counts,
+                         m->displs, MPI_BYTE, me));
+    rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(m->reqs, nreqs));
+    if (NULL != stage && any) {
+        restage(msg + header, stage, m->sizes, m->counts, m->displs, k, true);
+        free(stage);
     }
     if (NULL != msg) {
-        int send_rc = MCA_PML_CALL(send(msg, k * sizeof(uint64_t) + (size_t) total, MPI_BYTE,
-                                        a->root, MCA_COLL_BASE_TAG_GATHERV,
-                                        MCA_PML_BASE_SEND_STANDARD, comm));
-        rc = mca_coll_shmcico_net_first_error(rc, send_rc);
+        memcpy(msg, m->sizes, header);
+        rc = mca_coll_shmcico_net_first_error(
+            rc, MCA_PML_CALL(send(msg, header + total, MPI_BYTE, a->root,
+                                  MCA_COLL_BASE_TAG_GATHERV, MCA_PML_BASE_SEND_STANDARD,
+                                  comm)));
     }
     free(msg);
     return rc;
@@ -282,7 +505,7 @@ static int gather_root(const mca_coll_shmcico_net_t *net, struct ompi_communicat
     int rc;
 
     node_layout(net, net->my_node, a, counts, displs);
-    rc = node_gatherv(net, a, (void *) a->blocks_buf, counts, displs, a->blocks_type,
+    rc = node_gatherv(net, a, true, (void *) a->blocks_buf, counts, displs, a->blocks_type,
                       a->root);
     for (int i = 1; i < net->nnodes; ++i) {
         int node_rc = receive_node(net, comm, a, (net->my_node + i) % net->nnodes);
@@ -296,21 +519,23 @@ int mca_coll_shmcico_net_gather(const mca_coll_shmcico_args_t *a,
                                 mca_coll_shmcico_module_t *module)
 {
     const mca_coll_shmcico_net_t *net = &module->net;
-    int leader = mca_coll_shmcico_net_leader(net, net->my_node, a->root);
-    int k = ompi_comm_size(net->node_comm), rc;
-    int *counts = malloc(2 * (size_t) k * sizeof(int));
+    int me = ompi_comm_rank(comm), leader = mca_coll_shmcico_net_leader(net, net->my_node,
+                                                                        a->root);
+    per_member_t m;
+    int rc;
 
-    if (NULL == counts) {
-        return MPI_ERR_NO_MEM;
-    }
-    if (ompi_comm_rank(comm) == a->root) {
-        rc = gather_root(net, comm, a, counts, counts + k);
+    if (!per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
+        rc = MPI_ERR_NO_MEM;
+    } else if (me == a->root) {
+        rc = gather_root(net, comm, a, m.counts, m.displs);
     } else if (net->node_of[a->root] == net->my_node) {
-        rc = node_gatherv(net, a, NULL, NULL, NULL, MPI_BYTE, leader);
+        rc = node_gatherv(net, a, true, NULL, NULL, NULL, MPI_BYTE, leader);
+    } else if (me == leader) {
+        rc = gather_leader(net, comm, a, &m);
     } else {
-        rc = gather_node(net, comm, a, leader, counts, counts + k);
+        rc = gather_member(net, comm, a, leader);
     }
-    free(counts);
+    per_member_free(&m);
     return rc;
 }
 
@@ -321,18 +546,20 @@ int mca_coll_shmcico_net_scatter(const mca_coll_shmcico_args_t *a,
     const mca_coll_shmcico_net_t *net = &module->net;
     int me = ompi_comm_rank(comm), leader = mca_coll_shmcico_net_leader(net, net->my_node,
                                                                         a->root);
-    int *counts = malloc(2 * (size_t) ompi_comm_size(net->node_comm) * sizeof(int)), rc;
+    per_member_t m;
+    int rc;
 
-    if (NULL == counts) {
-        return MPI_ERR_NO_MEM;
-    }
-    if (me == a->root) {
-        rc = scatter_root(net, comm, a, counts, counts + ompi_comm_size(net->node_comm));
+    if (!per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
+        rc = MPI_ERR_NO_MEM;
+    } else if (me == a->root) {
+        rc = scatter_root(net, comm, a, m.counts, m.displs);
     } else if (me == leader) {
-        rc = scatter_leader(net, comm, a, counts, counts + ompi_comm_size(net->node_comm));
+        rc = scatter_leader(net, comm, a, &m);
+    } else if (net->node_of[a->root] == net->my_node) {
+        rc = node_scatterv(net, NULL, NULL, NULL, MPI_BYTE, a, true, leader);
     } else {
-        rc = node_scatterv(net, NULL, NULL, NULL, MPI_BYTE, a, leader);
+        rc = scatter_member(net, comm, a, leader);
     }
-    free(counts);
+    per_member_free(&m);
     return rc;
 }
