@@ -13,7 +13,8 @@
 #
 # Two passes:
 #  1. the whole suite against the system's Open MPI (4.1 on Debian 12),
-#     in this tree;
+#     in this tree, then its valgrind and 64-bit suites (make -C test
+#     check-valgrind, check-large);
 #  2. the MPI part of the suite against Debian 13's packaged Open MPI 5.0,
 #     in a Debian 13 root made (once, then kept) by test/debian13-root.sh:
 #     the tree's distribution in build-deb13/, configured and built
@@ -56,14 +57,25 @@ count() {
 start=$SECONDS
 (
     set -e
-    test/install-deps.sh
+    test/install-deps.sh valgrind
     ./autogen.pl
     ./configure
     make -j"$(nproc)"
     make -s --no-print-directory check
 ) 2>&1 | tee "$log"
-count "Open MPI $(ompi_info --version 2>/dev/null | head -n 1 | sed 's/.*v//') (system)" \
-    "$start" "${PIPESTATUS[0]}"
+system="Open MPI $(ompi_info --version 2>/dev/null | head -n 1 | sed 's/.*v//') (system)"
+count "$system" "$start" "${PIPESTATUS[0]}"
+
+# the suites "make check" leaves out, against the same build: every rank
+# under valgrind memcheck (about a minute), and 64-bit sizes for real
+# (blocks over 2^31 bytes on one node and across simulated nodes: 15 GiB
+# of memory, a few minutes)
+for extra in check-valgrind check-large; do
+    echo "== make -C test $extra"
+    start=$SECONDS
+    make -s --no-print-directory -C test "$extra" 2>&1 | tee "$log"
+    count "$system, $extra" "$start" "${PIPESTATUS[0]}"
+done
 
 if [ "${SHMCICO_DEBIAN13_PASS:-yes}" != no ]; then
     echo "== the MPI suite again, against Debian 13's packaged Open MPI 5.0 in a Debian 13 root" \
