@@ -24,6 +24,8 @@
  *    is one fragment), a vector of 4 KiB pieces (single copy);
  *  - a Scatter whose receivers take a vector of 64 pieces and call
  *    late, after the root has sent;
+ *  - Gather(v) senders of 8 bytes and 16 KiB return before the root
+ *    calls: the root waits for a message each sends after its call;
  *  - a sender writes a queued block of at least
  *    coll_shmcico_streaming_min bytes (and more than a flag carries) with
  *    streaming stores, counted in coll_shmcico_<op>_streamed_bytes; a
@@ -367,6 +369,50 @@ static void vector_scatter_late(void)
     st_free(&recv);
 }
 
+/* A Gather(v) sender whose block goes through the queues returns without
+ * waiting for the root: every other process sends the root a message
+ * after its Gather(v), and the root receives them all before it calls
+ * its own.  A sender that waited for the root would hang the job (the
+ * suite's time limit fails it). */
+static void gather_before_root(st_op op, int bytes)
+{
+    st_buf send = st_alloc((size_t) bytes), recv = st_alloc(0 == rank ? (size_t) bytes * size : 8);
+    int *counts = malloc((size_t) size * sizeof(int)), *displs = malloc((size_t) size * sizeof(int));
+    unsigned long long v0 = counter_of(op, "served"), q0 = counter_of(op, "queue");
+    int err, token = 0;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = bytes;
+        displs[i] = i * bytes;
+    }
+    memset(send.data, rank + 1, (size_t) bytes);
+    for (int i = 1; 0 == rank && i < size; ++i) {
+        MPI_Recv(&token, 1, MPI_INT, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    err = ST_GATHER == op
+        ? MPI_Gather(send.data, bytes, MPI_BYTE, recv.data, bytes, MPI_BYTE, 0, MPI_COMM_WORLD)
+        : MPI_Gatherv(send.data, bytes, MPI_BYTE, recv.data, counts, displs, MPI_BYTE, 0,
+                      MPI_COMM_WORLD);
+    if (0 != rank) {
+        MPI_Send(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD);
+    }
+    ST_CHECK(MPI_SUCCESS == err, "%s of %d bytes before the root: error %d", st_op_name(op),
+             bytes, err);
+    for (int i = 0; 0 == rank && i < size * bytes; ++i) {
+        if (((unsigned char *) recv.data)[i] != (unsigned char) (i / bytes + 1)) {
+            st_fail("%s of %d bytes before the root: byte %d wrong", st_op_name(op), bytes, i);
+            break;
+        }
+    }
+    ST_CHECK(counter_of(op, "served") - v0 == 1 && counter_of(op, "queue") - q0 == 1,
+             "%s of %d bytes before the root: served +%llu queue +%llu", st_op_name(op), bytes,
+             counter_of(op, "served") - v0, counter_of(op, "queue") - q0);
+    free(counts);
+    free(displs);
+    st_free(&send);
+    st_free(&recv);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -402,6 +448,10 @@ int main(int argc, char **argv)
     vector_bcast(3, 1, 0);          /* one fragment, but not plain bytes */
     vector_bcast(64, 512, 1);
     vector_scatter_late();
+    gather_before_root(ST_GATHER, 8);           /* the small path */
+    gather_before_root(ST_GATHERV, 8);
+    gather_before_root(ST_GATHER, 16384);       /* the flows, streaming stores */
+    gather_before_root(ST_GATHERV, 16384);
     declined_counts_no_cold();
     ST_CHECK(st_counter("single_copy_comms") == (unsigned) (single_works * comms),
              "single_copy_comms moved by %llu", st_counter("single_copy_comms"));
