@@ -519,8 +519,21 @@ valgrind_case() {
     grep '^valgrind:' "$results/$name.log" | head -n 1
 }
 
+# valgrind_single_copy NAME PROGRAM ARGS...: valgrind_case with every
+# operation's crossover at 64 KiB, as the transport tests have them
+valgrind_single_copy() {
+    local op
+    for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+        local -x "OMPI_MCA_coll_shmcico_${op}_single_copy_min=65536"
+    done
+    valgrind_case "$@"
+}
+
 valgrind_suite() {
     echo "== valgrind memcheck, np 2"
+    # both transports below, at and above the crossovers, the counters
+    # proving which one served each block
+    valgrind_single_copy valgrind-transport-single mpi/test_transport single
     valgrind_case valgrind-bcast mpi/test_bcast --no-huge
     for op in scatterv gatherv allgatherv; do
         valgrind_case "valgrind-$op" mpi/test_vector $op
