@@ -405,8 +405,15 @@ default_suite() {
     done
     # calibrated, as users run it: the choice varies, the data may not
     run_case bcast-np3-probe-calibrated 600 --expect 'cache probe: [0-9]+ ns cached' \
+        --expect "the kernel's copy of cold data [1-9][0-9]*\.[0-9]{2} times memcpy's" \
         -- bash -c "mpi 3 verbose 10 cache_probe 1 $single_everything $probe_everything \
                         -- mpi/test_bcast --no-huge"
+    # with the kernel's ratio ignored the calibrated threshold is the
+    # flushed chain on every machine with a flush instruction
+    run_case probe-kernel-ratio-ignored 120 \
+        --expect "copy of cold data 0\.00 times memcpy's \(0: not measured\): the flushed chain" \
+        --reject 'single copy is faster from memory' \
+        -- bash -c "mpi 2 verbose 10 cache_probe 1 cache_probe_kernel_ratio 0 -- mpi/test_stress 100"
     run_case allgatherv-np3-probe-calibrated 600 --expect 'cache probe: [0-9]+ ns cached' \
         -- bash -c "mpi 3 verbose 10 cache_probe 1 $single_everything $probe_everything \
                         -- mpi/test_vector allgatherv"

@@ -108,6 +108,8 @@ typedef struct mca_coll_shmcico_component_t {
                                                          looks at; 0: none */
     bool probe;                     /**< probe blocks' residency (parameter) */
     uint64_t probe_ns;              /**< the probe's threshold (parameter); 0: calibrate */
+    uint64_t probe_kernel_ratio;    /**< least kernel/memcpy time of a cold copy, in
+                                         hundredths, for a calibrated probe (parameter) */
     uint64_t probe_threshold;       /**< the threshold in use; 0: no probe */
 
     /* MPI_T performance variables: counters of this process */

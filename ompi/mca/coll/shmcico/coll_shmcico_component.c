@@ -203,21 +203,34 @@ static bool runtime_series_matches(void)
 }
 
 /* The cache probe's threshold of this process: none, the parameter, or
- * a calibration (docs/design.md, "Cold blocks"). */
+ * a calibration, which finds no threshold where flushed lines are not
+ * much slower than cached ones, or where the kernel's copy of cold data
+ * is fast enough for single copy to beat the queues from memory
+ * (docs/design.md, "Cold blocks"). */
 static void calibrate_probe(mca_coll_shmcico_component_t *c)
 {
     uint64_t cached, flushed;
+    unsigned ratio = 0;
 
     if (!c->probe || 0 != c->probe_ns) {
         c->probe_threshold = c->probe ? c->probe_ns : 0;
         return;
     }
     c->probe_threshold = mca_coll_shmcico_residency_calibrate(&cached, &flushed);
+    if (0 != c->probe_threshold && 0 != c->probe_kernel_ratio) {
+        ratio = mca_coll_shmcico_residency_kernel_ratio();
+    }
+    if (0 != ratio && ratio < c->probe_kernel_ratio) {
+        c->probe_threshold = 0;
+    }
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                              "coll:shmcico: cache probe: %" PRIu64 " ns cached, %" PRIu64
-                             " ns flushed: %s", cached, flushed,
-                             0 == c->probe_threshold ? "too close, no probe"
-                                                     : "the flushed chain is the threshold");
+                             " ns flushed, the kernel's copy of cold data %u.%02u times "
+                             "memcpy's (0: not measured): %s", cached, flushed, ratio / 100,
+                             ratio % 100,
+                             0 != c->probe_threshold ? "the flushed chain is the threshold"
+                             : 0 != ratio ? "single copy is faster from memory, no probe"
+                                          : "too close, no probe");
 }
 
 static int shmcico_open(void)

@@ -264,19 +264,6 @@ static void register_component_params(void)
                   "Bytes of communicator segments a process may have mapped at "
                   "once; a communicator whose segment would go over it falls "
                   "back (0 = no limit)", OPAL_INFO_LVL_5, &c->max_memory);
-    c->probe = true;
-    register_bool("cache_probe",
-                  "Probe whether a block that goes by single copy for its size sits "
-                  "in the caches (up to coll_shmcico_<op>_cache_probe_max): a block "
-                  "found cold goes through the queues, which are faster from memory",
-                  OPAL_INFO_LVL_5, &c->probe);
-    c->probe_ns = 0;
-    register_size("cache_probe_ns",
-                  "Time (ns) of the cache probe's chain of dependent loads above "
-                  "which a block counts as cold; 0: calibrated by each process at "
-                  "startup (the chain on flushed lines; no probe where "
-                  "flushed lines are not three times slower than cached ones)",
-                  OPAL_INFO_LVL_6, &c->probe_ns);
     c->lazy = true;
     register_bool("lazy",
                   "Make a communicator's segment at its first served call "
@@ -289,9 +276,40 @@ static void register_component_params(void)
                  OPAL_INFO_LVL_5, &c->verbose);
 }
 
+/* the cache probe (docs/design.md, "Cold blocks") */
+static void register_probe_params(void)
+{
+    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+
+    c->probe = true;
+    register_bool("cache_probe",
+                  "Probe whether a block that goes by single copy for its size sits "
+                  "in the caches (up to coll_shmcico_<op>_cache_probe_max): a block "
+                  "found cold goes through the queues, where they are faster from memory",
+                  OPAL_INFO_LVL_5, &c->probe);
+    c->probe_ns = 0;
+    register_size("cache_probe_ns",
+                  "Time (ns) of the cache probe's chain of dependent loads above "
+                  "which a block counts as cold; 0: calibrated by each process at "
+                  "startup (the chain on flushed lines; no probe where "
+                  "flushed lines are not three times slower than cached ones, or "
+                  "where the kernel's copy of cold data is fast: "
+                  "coll_shmcico_cache_probe_kernel_ratio)",
+                  OPAL_INFO_LVL_6, &c->probe_ns);
+    c->probe_kernel_ratio = 175;
+    register_size("cache_probe_kernel_ratio",
+                  "With the calibrated probe (cache_probe_ns 0): the least time of "
+                  "the kernel's copy between processes of a 256 KiB block from memory, "
+                  "in hundredths of memcpy's, measured at startup, for which the "
+                  "probe runs; below it cold blocks go by single copy, faster than "
+                  "the queues there.  0: probe whatever the kernel's copy takes",
+                  OPAL_INFO_LVL_6, &c->probe_kernel_ratio);
+}
+
 void mca_coll_shmcico_params_register(void)
 {
     register_component_params();
+    register_probe_params();
     register_segment_params();
     register_op_params();
 }

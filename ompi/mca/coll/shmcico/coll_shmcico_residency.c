@@ -13,8 +13,16 @@
  * timed chain of dependent loads, and the calibration of the threshold.
  */
 
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE                 /* process_vm_readv */
+#endif
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/uio.h>
+#include <unistd.h>
+#endif
 
 #include "coll_shmcico_residency.h"
 
@@ -24,6 +32,9 @@
 /* chains timed for each median of the calibration */
 #define CALIBRATION_ROUNDS 31
 #define PAGE 4096
+/* the block and the copies of each kind timed for the kernel's ratio */
+#define KERNEL_BYTES (256 * 1024)
+#define KERNEL_ROUNDS 9
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define HAVE_FLUSH 1
@@ -178,3 +189,61 @@ uint64_t mca_coll_shmcico_residency_calibrate(uint64_t *cached, uint64_t *flushe
     }
     return threshold;
 }
+
+#if HAVE_FLUSH && defined(__linux__)
+static void flush_range(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i += 64) {
+        flush_line(p + i);
+    }
+    flush_fence();
+}
+
+/* ns of one copy of n bytes from src to dst, both flushed first (kernel:
+ * by process_vm_readv on this process); 0 when the kernel refused */
+static uint64_t cold_copy_ns(uint8_t *dst, const uint8_t *src, size_t n, bool kernel)
+{
+    struct iovec local = { .iov_base = dst, .iov_len = n };
+    struct iovec remote = { .iov_base = (void *) src, .iov_len = n };
+    uint64_t start;
+
+    flush_range(src, n);
+    flush_range(dst, n);
+    start = now_ns();
+    if (!kernel) {
+        memcpy(dst, src, n);
+    } else if ((ssize_t) n != process_vm_readv(getpid(), &local, 1, &remote, 1, 0)) {
+        return 0;
+    }
+    return now_ns() - start;
+}
+
+unsigned mca_coll_shmcico_residency_kernel_ratio(void)
+{
+    uint64_t kernel[KERNEL_ROUNDS], user[KERNEL_ROUNDS];
+    uint8_t *src = malloc(2 * KERNEL_BYTES), *dst = src + KERNEL_BYTES;
+    bool refused = NULL == src;
+
+    if (!refused) {
+        memset(src, 1, 2 * KERNEL_BYTES);                       /* pages in */
+        refused = 0 == cold_copy_ns(dst, src, KERNEL_BYTES, true);  /* the kernel's first */
+        (void) cold_copy_ns(dst, src, KERNEL_BYTES, false);
+    }
+    for (int r = 0; !refused && r < KERNEL_ROUNDS; ++r) {
+        kernel[r] = cold_copy_ns(dst, src, KERNEL_BYTES, true);
+        user[r] = cold_copy_ns(dst, src, KERNEL_BYTES, false);
+        refused = 0 == kernel[r];
+    }
+    free(src);
+    if (refused) {
+        return 0;
+    }
+    return (unsigned) (100 * median(kernel, KERNEL_ROUNDS)
+                       / (median(user, KERNEL_ROUNDS) + 1));
+}
+#else
+unsigned mca_coll_shmcico_residency_kernel_ratio(void)
+{
+    return 0;
+}
+#endif

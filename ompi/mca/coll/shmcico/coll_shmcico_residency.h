@@ -76,6 +76,20 @@ uint64_t mca_coll_shmcico_residency_time(const volatile uint8_t *const *points, 
  */
 uint64_t mca_coll_shmcico_residency_calibrate(uint64_t *cached, uint64_t *flushed);
 
+/**
+ * How long the kernel's copy between address spaces (process_vm_readv,
+ * on this process) takes to move a block of 256 KiB from memory, both
+ * buffers flushed, in hundredths of memcpy's time for the same (the
+ * medians of a few copies, after one copy of each kind).  0 where it
+ * cannot tell: no flush instruction, not Linux, the copy refused.
+ *
+ * It says whether the probe pays (docs/design.md, "Cold blocks"): a cold
+ * block through the queues costs each of two cores one copy from memory
+ * at once, by single copy each core moves half of it by the kernel's
+ * copy; below about 2 (200) single copy is the faster of the two.
+ */
+unsigned mca_coll_shmcico_residency_kernel_ratio(void);
+
 /** Whether region looks cold: its probe took longer than threshold
  *  (never with threshold 0). */
 static inline bool mca_coll_shmcico_residency_cold(const mca_coll_shmcico_region_t *region,
