@@ -273,8 +273,12 @@ bool mca_coll_shmcico_step_single_out(mca_coll_shmcico_call_t *call,
     if (flow->claim_proc < 0 || !helper_ready(call, flow)) {
         return false;
     }
-    if (!mca_coll_shmcico_xfer_claim(&call->engine->view, flow->claim_proc, &call->op,
-                                     flow->nchunks, &k)) {
+    /* one chunk: a Bcast or Scatter root that took it would push what
+     * the reader, there already, pulls faster (a Gather sender pushes
+     * its own block: that is its copy) */
+    if ((!flow->entry && flow->nchunks <= 1)
+        || !mca_coll_shmcico_xfer_claim(&call->engine->view, flow->claim_proc, &call->op,
+                                        flow->nchunks, &k)) {
         flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;     /* nothing left to help with */
         return false;
     }
