@@ -252,7 +252,7 @@ default_suite() {
         --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "196608", data source: default' \
         --expect 'coll_shmcico_streaming_min" \(current value: "4096", data source: default' \
         --expect 'coll_shmcico_gather_streamed_bytes"' \
-        --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "65536", data source: default' \
+        --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "16384", data source: default' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
         --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \
         --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "8388608"' \
@@ -333,6 +333,11 @@ default_suite() {
         run_case "stress-all-ops-np$np" 600 -- mpi $np -- mpi/test_stress 5000 all
     done
     run_case soak-np3-20s 300 --expect ', 0 errors$' -- mpi 3 -- mpi/test_soak 20
+    # the same mix with every block of one byte or more by single copy
+    # (where the process's layout is worth it)
+    run_case soak-np3-20s-single-copy 300 --expect ', 0 errors$' \
+        --expect ', [1-9][0-9]* with single copy at rank 0,' \
+        -- bash -c "mpi 3 $single_everything -- mpi/test_soak 20"
 
     echo "== benchmark"
     run_case bench-self-timing 300 -- bash -c \

@@ -15,8 +15,9 @@
  * communicators of several shapes, one of which is freed and made again
  * every few hundred calls.  Every call is checked byte for byte and must
  * move its served counter (run with every coll_shmcico_<op>_max_bytes 0).
- * Rank 0 prints the operations executed per kind, the communicators made
- * and the errors found.
+ * Rank 0 prints the operations executed per kind, how many of its calls
+ * moved a block by single copy, the communicators made and the errors
+ * found.
  *
  * Usage: test_soak SECONDS
  */
@@ -153,9 +154,23 @@ static int should_stop(double start, double seconds)
     return stop;
 }
 
+/* calls of this process in which a block went by single copy, every
+ * operation (the counters count from their first read: at the start) */
+static unsigned long long single_copy_calls(void)
+{
+    unsigned long long calls = 0;
+    char name[64];
+
+    for (int op = 0; op < ST_NOPS; ++op) {
+        snprintf(name, sizeof(name), "%s_single_copy", st_op_name((st_op) op));
+        calls += st_counter(name);
+    }
+    return calls;
+}
+
 static void report(const unsigned long long *done, const soak_comms *sc, double seconds)
 {
-    unsigned long long total = 0;
+    unsigned long long total = 0, single = single_copy_calls();
     int errors = st_failures(), all_errors = 0;
 
     MPI_Reduce(&errors, &all_errors, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -169,7 +184,8 @@ static void report(const unsigned long long *done, const soak_comms *sc, double 
     for (int op = 0; op < ST_NOPS; ++op) {
         printf("%s%s %llu", op ? ", " : "", st_op_name((st_op) op), done[op]);
     }
-    printf("), %llu communicators made, %d errors\n", sc->made, all_errors);
+    printf("), %llu with single copy at rank 0, %llu communicators made, %d errors\n",
+           single, sc->made, all_errors);
 }
 
 int main(int argc, char **argv)
@@ -189,6 +205,7 @@ int main(int argc, char **argv)
     f = (size_t) st_cvar("fragment_size");
     s = (size_t) st_cvar("slots");
     types = st_types();
+    (void) single_copy_calls();
     make_comms(&sc);
 
     start = MPI_Wtime();

@@ -50,18 +50,21 @@
  * directory, and Allgather(v)'s (none) from the runs with streaming
  * stores (the probe runs of docs/results/streaming-np2).
  * docs/tuning.md, "Single copy or queues" and "Cold blocks", says how
- * each was chosen. */
+ * each was chosen; the crossovers were lowered (Bcast, Scatter(v),
+ * Allgather(v) 16 KiB, Gather(v) 32 KiB) by the runs of
+ * docs/results/crossovers-np2-later, where the queues took up to 2.0
+ * times coll/tuned from 16 KiB to 128 KiB and single copy at most 1.09. */
 static const struct {
     size_t single_min;
     size_t probe_max;
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 192 << 10, (size_t) 8 << 20 },       /* bcast */
-    { (size_t) 128 << 10, (size_t) 2 << 20 },       /* scatter */
-    { (size_t) 128 << 10, (size_t) 2 << 20 },       /* scatterv */
-    { (size_t) 128 << 10, (size_t) 256 << 10 },     /* gather */
-    { (size_t) 128 << 10, (size_t) 256 << 10 },     /* gatherv */
-    { (size_t) 64 << 10, 0 },                       /* allgather */
-    { (size_t) 64 << 10, 0 }                        /* allgatherv */
+    { (size_t) 16 << 10, (size_t) 8 << 20 },        /* bcast */
+    { (size_t) 16 << 10, (size_t) 2 << 20 },        /* scatter */
+    { (size_t) 16 << 10, (size_t) 2 << 20 },        /* scatterv */
+    { (size_t) 32 << 10, (size_t) 256 << 10 },      /* gather */
+    { (size_t) 32 << 10, (size_t) 256 << 10 },      /* gatherv */
+    { (size_t) 16 << 10, 0 },                       /* allgather */
+    { (size_t) 16 << 10, 0 }                        /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
