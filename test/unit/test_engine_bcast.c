@@ -17,11 +17,13 @@
  * nothing written past it, the next call still right), a receiver that
  * chose the other transport (it follows the root), a root that hands
  * the call back and one that reports an error to everyone, a root that
- * writes the slots with streaming stores (it counts those bytes).
+ * writes the slots with streaming stores (it counts those bytes), a
+ * root that leaves a block of one chunk to its reader (it copies none).
  */
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coll_shmcico_tree.h"
 #include "threads.h"
@@ -43,6 +45,7 @@ typedef struct bcast_case {
     int decline_every;          /* the root declines every n-th call, 0 never */
     int fault_every;            /* the root reports an error every n-th call */
     int streaming;              /* the root writes the slots with streaming stores */
+    int late_readers;           /* readers call 50 us after the root */
 } bcast_case;
 
 #define FAULT_CODE 54321
@@ -131,6 +134,11 @@ static int check_result(threads_world *w, const bcast_case *c, int rank, int roo
     if (!decline && !fault && (r->used_single != single || r->used_queue == single)) {
         failures += fail(rank, "unexpected transport", op);
     }
+    /* a block of one chunk is the reader's: a root that pushed it would
+     * be slower than the reader's pull */
+    if (!decline && !fault && single && rank == root && size <= c->chunk && 0 != r->copied) {
+        failures += fail(rank, "the root copied a one-chunk block", op);
+    }
     if (r->streamed != (rank == root && c->streaming && !single && !decline && !fault
                         && size > MCA_COLL_SHMCICO_INLINE ? size : 0)) {
         failures += fail(rank, "unexpected bytes written by streaming stores", op);
@@ -182,6 +190,9 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
         buf[c->strided ? 2 * i : i] = pattern(op, i);
     }
     make_block(c, &st, &region, buf, room, single, &block);
+    if (c->late_readers && rank != root) {
+        usleep(50);                 /* the root waits, ready to help */
+    }
     r = mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_place_for(&c->tree, rank, root,
                                                                      place),
                                       &block, &verdict);
@@ -312,6 +323,12 @@ static void special_cases(void)
           { .streaming = 1, .short_rank = 2, .single_min = SIZE_MAX } },
         { "streaming stores beside single copy", 5, THREADS_CMA, MCA_COLL_SHMCICO_TREE_FLAT,
           { .streaming = 1, .single_min = 1000 } },
+        /* every block one chunk, by single copy, the readers late: the
+         * root, offered help and waiting, leaves each to its reader */
+        { "one chunk, late reader", 2, THREADS_CMA, MCA_COLL_SHMCICO_TREE_FLAT,
+          { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
+        { "one chunk, late readers, memcpy", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_FLAT,
+          { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
     };
     size_t sizes[16];
     int n = boundary_sizes(sizes, 128, 8, 2);
@@ -321,7 +338,7 @@ static void special_cases(void)
         bcast_case c = cases[i].c;
         c.sizes = sizes;
         c.nsizes = n;
-        c.chunk = 300;
+        c.chunk = c.chunk ? c.chunk : 300;
         c.short_rank = c.short_rank ? c.short_rank : -1;
         c.other_choice_rank = c.other_choice_rank ? c.other_choice_rank : -1;
         snprintf(name, sizeof(name), "bcast %s", cases[i].name);
