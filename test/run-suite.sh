@@ -249,7 +249,7 @@ default_suite() {
         --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: environment' \
         --expect 'coll_shmcico_single_copy" \(current value: "auto"' \
         --expect 'coll_shmcico_single_copy_chunk"' \
-        --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "196608", data source: default' \
+        --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "16384", data source: default' \
         --expect 'coll_shmcico_streaming_min" \(current value: "4096", data source: default' \
         --expect 'coll_shmcico_gather_streamed_bytes"' \
         --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "16384", data source: default' \

@@ -172,7 +172,7 @@ static void mixed_types_bcast(MPI_Comm comm, int root)
 }
 
 /* hints reach the node stages: a Gather of 1 MiB blocks goes by single
- * copy in the node stages of MPI_COMM_WORLD (from the 128 KiB crossover
+ * copy in the node stages of MPI_COMM_WORLD (from the 32 KiB crossover
  * on), and through the queues only on a duplicate with
  * shmcico_single_copy=off.  The node stages are Gatherv calls on the
  * node communicator: the gatherv transport counters move. */
