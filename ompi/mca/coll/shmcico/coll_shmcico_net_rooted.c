@@ -162,11 +162,13 @@ static int post_apart(const mca_coll_shmcico_net_t *net, struct ompi_communicato
                                            (void *) a->own_buf, a->own_count, a->own_type);
         } else if (receive) {
             step_rc = MCA_PML_CALL(irecv(blocks + at, sizes[i], MPI_BYTE, members[i],
-                                         MCA_COLL_BASE_TAG_GATHERV, comm, &reqs[n++]));
+                                         MCA_COLL_BASE_TAG_GATHERV, comm, &reqs[n]));
+            n += MPI_SUCCESS == step_rc;
         } else {
             step_rc = MCA_PML_CALL(isend(blocks + at, sizes[i], MPI_BYTE, members[i],
                                          MCA_COLL_BASE_TAG_SCATTERV,
-                                         MCA_PML_BASE_SEND_STANDARD, comm, &reqs[n++]));
+                                         MCA_PML_BASE_SEND_STANDARD, comm, &reqs[n]));
+            n += MPI_SUCCESS == step_rc;
         }
         *rc = mca_coll_shmcico_net_first_error(*rc, step_rc);
     }
@@ -245,7 +247,8 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
         rc = NULL == msgs[n] ? MPI_ERR_NO_MEM
             : MCA_PML_CALL(isend(msgs[n], bytes, MPI_BYTE, net->leader[n],
                                  MCA_COLL_BASE_TAG_SCATTERV, MCA_PML_BASE_SEND_STANDARD, comm,
-                                 &sends[nsends++]));
+                                 &sends[nsends]));
+        nsends += MPI_SUCCESS == rc;
     }
     node_layout(net, net->my_node, a, counts, displs);
     {
@@ -325,6 +328,9 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
         rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_NO_MEM);
     } else if (any) {
         restage(blocks, stage, m->sizes, m->counts, m->displs, k, false);
+    }
+    if (any && NULL != blocks) {
+        /* the members apart wait for their message whatever else failed */
         nreqs = post_apart(net, comm, a, blocks, m->sizes, false, m->reqs, &rc);
     }
     rc = mca_coll_shmcico_net_first_error(
@@ -425,7 +431,9 @@ static int gather_leader(const mca_coll_shmcico_net_t *net, struct ompi_communic
     if (NULL == stage) {
         memset(m->counts, 0, (size_t) k * sizeof(int));     /* out of memory */
         rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_NO_MEM);
-    } else if (any) {
+    }
+    if (any && NULL != msg) {
+        /* the members apart send whatever else failed */
         nreqs = post_apart(net, comm, a, msg + header, m->sizes, true, m->reqs, &rc);
     }
     /* the node takes part whatever happened, so that it stays in step */
@@ -439,6 +447,13 @@ static int gather_leader(const mca_coll_shmcico_net_t *net, struct ompi_communic
     }
     if (NULL != msg) {
         memcpy(msg, m->sizes, header);
+        for (int i = 0; NULL == stage && i < k; ++i) {
+            if (0 != m->sizes[i] && !apart(m->sizes[i], k)) {
+                /* a block that never came: a size no message holds, so
+                 * the root reports an error instead of taking garbage */
+                ((uint64_t *) msg)[i] = UINT64_MAX;
+            }
+        }
         rc = mca_coll_shmcico_net_first_error(
             rc, MCA_PML_CALL(send(msg, header + total, MPI_BYTE, a->root,
                                   MCA_COLL_BASE_TAG_GATHERV, MCA_PML_BASE_SEND_STANDARD,

@@ -16,6 +16,7 @@
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE                 /* process_vm_readv */
 #endif
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -220,7 +221,7 @@ static uint64_t cold_copy_ns(uint8_t *dst, const uint8_t *src, size_t n, bool ke
 
 unsigned mca_coll_shmcico_residency_kernel_ratio(void)
 {
-    uint64_t kernel[KERNEL_ROUNDS], user[KERNEL_ROUNDS];
+    uint64_t kernel[KERNEL_ROUNDS], user[KERNEL_ROUNDS], ratio;
     uint8_t *src = malloc(2 * KERNEL_BYTES), *dst = src + KERNEL_BYTES;
     bool refused = NULL == src;
 
@@ -238,8 +239,8 @@ unsigned mca_coll_shmcico_residency_kernel_ratio(void)
     if (refused) {
         return 0;
     }
-    return (unsigned) (100 * median(kernel, KERNEL_ROUNDS)
-                       / (median(user, KERNEL_ROUNDS) + 1));
+    ratio = 100 * median(kernel, KERNEL_ROUNDS) / (median(user, KERNEL_ROUNDS) + 1);
+    return ratio < UINT_MAX ? (unsigned) ratio : UINT_MAX;
 }
 #else
 unsigned mca_coll_shmcico_residency_kernel_ratio(void)
