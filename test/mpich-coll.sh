@@ -47,7 +47,7 @@ esac
 
 cache=${MPICH_SOURCE_CACHE:-/var/cache/coll-shmcico/mpich}
 build=$PWD/mpich-tests
-mpicc=$(dirname "$MPIRUN")/mpicc
+mpicc=${MPICC:-$(dirname "$MPIRUN")/mpicc}
 report=$PWD/mpi/.libs/counters_report.so
 
 # NAME NP [ARG...]: the tests, with MPICH's own process counts where

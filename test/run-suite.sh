@@ -86,6 +86,7 @@ if [ -n "${SANITIZER_PRELOAD:-}" ]; then
     printf '#!/bin/sh\nexec env -u LD_PRELOAD "%s" -x LD_PRELOAD="%s" "$@"\n' \
         "$MPIRUN" "$SANITIZER_PRELOAD" >"$results/mpirun-without-sanitizer"
     chmod +x "$results/mpirun-without-sanitizer"
+    export MPICC=${MPICC:-$(dirname "$MPIRUN")/mpicc}  # beside the real mpirun
     MPIRUN=$results/mpirun-without-sanitizer
 fi
 
