@@ -190,6 +190,12 @@ void mca_coll_shmcico_receive_from_root(mca_coll_shmcico_call_t *call,
                                         mca_coll_shmcico_flow_t *flow, int data_proc,
                                         int peer, bool offer);
 
+/** After mca_coll_shmcico_send_single(): a root's flow of reader's block
+ *  helps the reader with its chunks where there are several; a block of
+ *  one chunk is the reader's alone, whose pull is faster than the root's
+ *  push (docs/tuning.md, "Single copy from 16 KiB"). */
+void mca_coll_shmcico_help_reader(mca_coll_shmcico_flow_t *flow, int reader);
+
 /** A receiver offers to share the chunks of its block's single copy:
  *  its region posted (its pieces in its first slot of the bank) and its
  *  xfer line open for claims, its own claims taken there. */

@@ -50,6 +50,16 @@ void mca_coll_shmcico_send_single(mca_coll_shmcico_call_t *call,
     call->result.used_single = true;
 }
 
+void mca_coll_shmcico_help_reader(mca_coll_shmcico_flow_t *flow, int reader)
+{
+    if (mca_coll_shmcico_chunks(flow->block->stream->length, flow->chunk) > 1) {
+        flow->claim_proc = reader;
+        flow->helping = true;
+    } else {
+        flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;  /* the reader's alone */
+    }
+}
+
 void mca_coll_shmcico_offer(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
 {
     mca_coll_shmcico_engine_t *e = call->engine;
@@ -273,12 +283,8 @@ bool mca_coll_shmcico_step_single_out(mca_coll_shmcico_call_t *call,
     if (flow->claim_proc < 0 || !helper_ready(call, flow)) {
         return false;
     }
-    /* one chunk: a Bcast or Scatter root that took it would push what
-     * the reader, there already, pulls faster (a Gather sender pushes
-     * its own block: that is its copy) */
-    if ((!flow->entry && flow->nchunks <= 1)
-        || !mca_coll_shmcico_xfer_claim(&call->engine->view, flow->claim_proc, &call->op,
-                                        flow->nchunks, &k)) {
+    if (!mca_coll_shmcico_xfer_claim(&call->engine->view, flow->claim_proc, &call->op,
+                                     flow->nchunks, &k)) {
         flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;     /* nothing left to help with */
         return false;
     }

@@ -90,8 +90,8 @@ static void bcast_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_blo
                                             MCA_COLL_SHMCICO_FLOW_SEND_SINGLE, data);
         mca_coll_shmcico_send_single(call, flow, &call->children[i], 1, 0,
                                      data->region->count, true);
-        flow->peer = flow->claim_proc = call->children[i];
-        flow->helping = true;
+        flow->peer = call->children[i];
+        mca_coll_shmcico_help_reader(flow, call->children[i]);
     }
 }
 

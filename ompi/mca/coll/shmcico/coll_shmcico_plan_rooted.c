@@ -75,8 +75,7 @@ static void scatter_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_b
         }
         mca_coll_shmcico_send_single(call, flow, &flow->notify_one, 1, b->region->base,
                                      b->region->count, true);
-        flow->claim_proc = i;       /* if i shares its chunks */
-        flow->helping = true;
+        mca_coll_shmcico_help_reader(flow, i);     /* if i shares its chunks */
         ++call->acks_expected;
     }
 }
