@@ -529,26 +529,42 @@ static int gather_root(const mca_coll_shmcico_net_t *net, struct ompi_communicat
     return rc;
 }
 
+/* A process's part in a call with a root across nodes. */
+typedef enum {
+    ROLE_ROOT,
+    ROLE_ROOT_NODE,                 /* another process of the root's node */
+    ROLE_LEADER,                    /* the leader of another node */
+    ROLE_MEMBER                     /* another process of another node */
+} role_t;
+
+static role_t role_of(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                      int root, int *leader)
+{
+    int me = ompi_comm_rank(comm);
+
+    *leader = mca_coll_shmcico_net_leader(net, net->my_node, root);
+    return me == root ? ROLE_ROOT
+        : net->node_of[root] == net->my_node ? ROLE_ROOT_NODE
+        : me == *leader ? ROLE_LEADER : ROLE_MEMBER;
+}
+
 int mca_coll_shmcico_net_gather(const mca_coll_shmcico_args_t *a,
                                 struct ompi_communicator_t *comm,
                                 mca_coll_shmcico_module_t *module)
 {
     const mca_coll_shmcico_net_t *net = &module->net;
-    int me = ompi_comm_rank(comm), leader = mca_coll_shmcico_net_leader(net, net->my_node,
-                                                                        a->root);
+    int leader, rc = MPI_ERR_NO_MEM;
     per_member_t m;
-    int rc;
 
-    if (!per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
-        rc = MPI_ERR_NO_MEM;
-    } else if (me == a->root) {
-        rc = gather_root(net, comm, a, m.counts, m.displs);
-    } else if (net->node_of[a->root] == net->my_node) {
-        rc = node_gatherv(net, a, true, NULL, NULL, NULL, MPI_BYTE, leader);
-    } else if (me == leader) {
-        rc = gather_leader(net, comm, a, &m);
-    } else {
-        rc = gather_member(net, comm, a, leader);
+    if (per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
+        switch (role_of(net, comm, a->root, &leader)) {
+        case ROLE_ROOT: rc = gather_root(net, comm, a, m.counts, m.displs); break;
+        case ROLE_ROOT_NODE:
+            rc = node_gatherv(net, a, true, NULL, NULL, NULL, MPI_BYTE, leader);
+            break;
+        case ROLE_LEADER: rc = gather_leader(net, comm, a, &m); break;
+        case ROLE_MEMBER: rc = gather_member(net, comm, a, leader); break;
+        }
     }
     per_member_free(&m);
     return rc;
@@ -559,21 +575,18 @@ int mca_coll_shmcico_net_scatter(const mca_coll_shmcico_args_t *a,
                                  mca_coll_shmcico_module_t *module)
 {
     const mca_coll_shmcico_net_t *net = &module->net;
-    int me = ompi_comm_rank(comm), leader = mca_coll_shmcico_net_leader(net, net->my_node,
-                                                                        a->root);
+    int leader, rc = MPI_ERR_NO_MEM;
     per_member_t m;
-    int rc;
 
-    if (!per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
-        rc = MPI_ERR_NO_MEM;
-    } else if (me == a->root) {
-        rc = scatter_root(net, comm, a, m.counts, m.displs);
-    } else if (me == leader) {
-        rc = scatter_leader(net, comm, a, &m);
-    } else if (net->node_of[a->root] == net->my_node) {
-        rc = node_scatterv(net, NULL, NULL, NULL, MPI_BYTE, a, true, leader);
-    } else {
-        rc = scatter_member(net, comm, a, leader);
+    if (per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
+        switch (role_of(net, comm, a->root, &leader)) {
+        case ROLE_ROOT: rc = scatter_root(net, comm, a, m.counts, m.displs); break;
+        case ROLE_ROOT_NODE:
+            rc = node_scatterv(net, NULL, NULL, NULL, MPI_BYTE, a, true, leader);
+            break;
+        case ROLE_LEADER: rc = scatter_leader(net, comm, a, &m); break;
+        case ROLE_MEMBER: rc = scatter_member(net, comm, a, leader); break;
+        }
     }
     per_member_free(&m);
     return rc;
