@@ -222,10 +222,11 @@ static uint64_t cold_copy_ns(uint8_t *dst, const uint8_t *src, size_t n, bool ke
 unsigned mca_coll_shmcico_residency_kernel_ratio(void)
 {
     uint64_t kernel[KERNEL_ROUNDS], user[KERNEL_ROUNDS], ratio;
-    uint8_t *src = malloc(2 * KERNEL_BYTES), *dst = src + KERNEL_BYTES;
+    uint8_t *src = malloc(2 * KERNEL_BYTES), *dst;
     bool refused = NULL == src;
 
     if (!refused) {
+        dst = src + KERNEL_BYTES;
         memset(src, 1, 2 * KERNEL_BYTES);                       /* pages in */
         refused = 0 == cold_copy_ns(dst, src, KERNEL_BYTES, true);  /* the kernel's first */
         (void) cold_copy_ns(dst, src, KERNEL_BYTES, false);
