@@ -14,8 +14,10 @@
  * long, and the calls in order cover exactly the bytes asked for, each
  * byte at its place in both layouts, whether a block is one dense span
  * of more than 2 GiB, pieces with gaps that a call cuts (600 MiB, and
- * 1.5 GiB: longer than a call), or many small pieces.  An error of the copier stops the copy and is returned.
- * The regions' addresses are never touched: the copier only records.
+ * 1.5 GiB: longer than a call), or many small pieces.  An error of the
+ * copier stops the copy and is returned.  The regions' addresses are
+ * never touched: the copier only records.  And how a single copy is cut
+ * into the chunks that its reader and a helper share.
  */
 
 #include <errno.h>
@@ -186,8 +188,44 @@ static void test_error_stops(void)
     CHECK(2 == rec.calls, "no call after the failed one: %d calls", rec.calls);
 }
 
+/* the chunks a reader and its helper share (docs/design.md, "Chunks") */
+static void check_chunks(mca_coll_shmcico_help_t help, uint64_t bytes, uint64_t largest,
+                         uint64_t chunk, const char *why)
+{
+    uint64_t got = mca_coll_shmcico_chunk_for(bytes, help, largest);
+
+    CHECK(chunk == got, "%s: %llu bytes in chunks of %llu, not %llu", why,
+          (unsigned long long) bytes, (unsigned long long) chunk, (unsigned long long) got);
+}
+
+static void test_chunks(void)
+{
+    const uint64_t K = 1024, M = K * K, none = UINT64_MAX;
+    const mca_coll_shmcico_help_t early = MCA_COLL_SHMCICO_HELP_EARLY;
+    const mca_coll_shmcico_help_t late = MCA_COLL_SHMCICO_HELP_LATE;
+
+    /* a helper from the start (Bcast) or pulling (Gather(v)) */
+    check_chunks(early, 12 * K, none, 12 * K, "under 16 KiB: one chunk");
+    check_chunks(early, 16 * K, none, 8 * K, "16 KiB: halves");
+    check_chunks(early, 48 * K, none, 24 * K, "under 64 KiB: halves");
+    check_chunks(early, 64 * K, none, 32 * K, "64 KiB: halves of 32 KiB");
+    check_chunks(early, 96 * K, none, 32 * K, "96 KiB: chunks of 32 KiB");
+    check_chunks(early, 1 * M, none, 256 * K, "1 MiB: quarters");
+    check_chunks(early, 64 * M, 1 * M, 1 * M, "no more than single_copy_chunk");
+    check_chunks(early, 1 * M + 1, none, 260 * K, "quarters rounded up to pages");
+    /* a helper that comes late and pushes (Scatter(v)) */
+    check_chunks(late, 128 * K, none, 128 * K, "late: one chunk under 256 KiB");
+    check_chunks(late, 255 * K, none, 255 * K, "late: one chunk under 256 KiB");
+    check_chunks(late, 256 * K, none, 64 * K, "late: quarters from 256 KiB");
+    check_chunks(late, 4 * M, 512 * K, 512 * K, "late: no more than single_copy_chunk");
+    /* nobody helps (Allgather(v)) */
+    check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 4 * M, 1 * M, 1 * M, "alone: one chunk, capped");
+    check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 4 * M, none, 4 * M, "alone: one chunk");
+}
+
 int main(void)
 {
+    test_chunks();
     test_dense_beyond_2gib();
     test_pieces_larger_than_a_call();
     test_many_small_pieces();

@@ -53,7 +53,9 @@
  * each was chosen; the crossovers were lowered (Bcast, Scatter(v),
  * Allgather(v) 16 KiB, Gather(v) 32 KiB) by the runs of
  * docs/results/crossovers-np2-later, where the queues took up to 2.0
- * times coll/tuned from 16 KiB to 128 KiB and single copy at most 1.09. */
+ * times coll/tuned from 16 KiB to 128 KiB and single copy at most 1.09,
+ * and Gather(v)'s to 16 KiB once a block of 16 KiB or more is copied in
+ * two chunks, its root pulling one (docs/results/chunks-np2-shared). */
 static const struct {
     size_t single_min;
     size_t probe_max;
@@ -61,8 +63,8 @@ static const struct {
     { (size_t) 16 << 10, (size_t) 8 << 20 },        /* bcast */
     { (size_t) 16 << 10, (size_t) 2 << 20 },        /* scatter */
     { (size_t) 16 << 10, (size_t) 2 << 20 },        /* scatterv */
-    { (size_t) 32 << 10, (size_t) 256 << 10 },      /* gather */
-    { (size_t) 32 << 10, (size_t) 256 << 10 },      /* gatherv */
+    { (size_t) 16 << 10, (size_t) 256 << 10 },      /* gather */
+    { (size_t) 16 << 10, (size_t) 256 << 10 },      /* gatherv */
     { (size_t) 16 << 10, 0 },                       /* allgather */
     { (size_t) 16 << 10, 0 }                        /* allgatherv */
 };
@@ -205,10 +207,11 @@ static void register_segment_params(void)
                  &p->banks);
     p->chunk = DEFAULT_CHUNK;
     register_size("single_copy_chunk",
-                  "Largest chunk (bytes) of a single copy that two processes share "
-                  "(Bcast, Scatter(v), Gather(v)): a block is copied in quarters of "
-                  "at least 128 KiB and chunks of at most this; an Allgather(v) "
-                  "block is one chunk", OPAL_INFO_LVL_5, &p->chunk);
+                  "Largest chunk (bytes) of a single copy that two processes share: "
+                  "Bcast and Gather(v) blocks from 16 KiB are copied in halves, from "
+                  "64 KiB in quarters of at least 32 KiB, Scatter(v) blocks from "
+                  "256 KiB in quarters of at least 64 KiB, an Allgather(v) block in "
+                  "one chunk; no chunk is larger than this", OPAL_INFO_LVL_5, &p->chunk);
     p->streaming_min = DEFAULT_STREAMING_MIN;
     register_size("streaming_min",
                   "Smallest block (bytes) that its sender writes into the shared queues "

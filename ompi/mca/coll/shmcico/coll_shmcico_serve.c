@@ -31,9 +31,6 @@
 #include "coll_shmcico_net.h"
 #include "coll_shmcico_residency.h"
 
-/* the smallest single-copy chunk: the kernel's cost per call is a few us */
-#define MIN_CHUNK ((uint64_t) 128 << 10)
-
 static bool is_rooted(mca_coll_shmcico_op_t op)
 {
     return MCA_COLL_SHMCICO_OP_ALLGATHER != op && MCA_COLL_SHMCICO_OP_ALLGATHERV != op;
@@ -92,22 +89,18 @@ static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
 /* ------------------------------------------------------------------ */
 /* Opening the buffers                                                  */
 
-/* A single copy of a block is cut into quarters of at least 128 KiB
- * and at most coll_shmcico_single_copy_chunk that its copiers share, and
- * into one chunk for Allgather(v), whose readers nobody helps: every
- * chunk is a kernel call (more past 1 GiB or 128 spans) of a few us
- * before it copies a byte (docs/design.md, "Chunks"). */
-static uint64_t chunk_for(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
-                          uint64_t bytes)
+/* Who helps a block's reader (coll_shmcico_single.h): a Bcast root at
+ * once, a Gather root by pulling, a Scatter root by pushing after its
+ * own block; nobody an Allgather(v) reader. */
+static mca_coll_shmcico_help_t helper_of(mca_coll_shmcico_op_t op)
 {
-    uint64_t part;
-
-    if (!is_rooted(op)) {
-        return bytes;
+    switch (op) {
+    case MCA_COLL_SHMCICO_OP_SCATTER:
+    case MCA_COLL_SHMCICO_OP_SCATTERV: return MCA_COLL_SHMCICO_HELP_LATE;
+    case MCA_COLL_SHMCICO_OP_ALLGATHER:
+    case MCA_COLL_SHMCICO_OP_ALLGATHERV: return MCA_COLL_SHMCICO_HELP_NONE;
+    default: return MCA_COLL_SHMCICO_HELP_EARLY;
     }
-    part = (bytes / 4 + 4095) / 4096 * 4096;
-    part = part < MIN_CHUNK ? MIN_CHUNK : part;
-    return part < module->params.chunk ? part : module->params.chunk;
 }
 
 /* One block: its stream, and its region when it may go by single copy. */
@@ -128,7 +121,8 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
                                         buf, count, dtype)) {
         block->region = &module->regions[i];
         block->single = true;
-        block->chunk = chunk_for(module, op, bytes);    /* only a single copy has chunks */
+        /* only a single copy has chunks */
+        block->chunk = mca_coll_shmcico_chunk_for(bytes, helper_of(op), module->params.chunk);
     }
 }
 

@@ -28,6 +28,23 @@ void mca_coll_shmcico_region_contig(mca_coll_shmcico_region_t *region, void *byt
     region->pieces = &region->first;
 }
 
+#define KIB ((uint64_t) 1024)
+#define PAGES(b) (((b) + 4095) / 4096 * 4096)
+
+uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help,
+                                    uint64_t largest)
+{
+    uint64_t quarter = PAGES((bytes + 3) / 4), half = PAGES((bytes + 1) / 2), part = bytes;
+
+    if (MCA_COLL_SHMCICO_HELP_LATE == help && bytes >= 256 * KIB) {
+        part = quarter > 64 * KIB ? quarter : 64 * KIB;
+    } else if (MCA_COLL_SHMCICO_HELP_EARLY == help && bytes >= 16 * KIB) {
+        part = half < 32 * KIB ? half : 32 * KIB;
+        part = quarter > part ? quarter : part;
+    }
+    return part < largest ? part : largest;
+}
+
 #define STORE(field, value) atomic_store_explicit(&line->field, value, memory_order_relaxed)
 #define LOAD(field) atomic_load_explicit(&line->field, memory_order_relaxed)
 

@@ -137,6 +137,29 @@ int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int pe
 void mca_coll_shmcico_region_contig(mca_coll_shmcico_region_t *region, void *bytes,
                                     uint64_t len);
 
+/** Who helps the reader of a single copy, which decides its chunks. */
+typedef enum {
+    MCA_COLL_SHMCICO_HELP_NONE,     /**< Allgather(v): the reader alone */
+    MCA_COLL_SHMCICO_HELP_EARLY,    /**< Bcast: a root free at once; Gather(v): a
+                                         root that pulls, after its own block */
+    MCA_COLL_SHMCICO_HELP_LATE      /**< Scatter(v): a root that pushes, after its
+                                         own block */
+} mca_coll_shmcico_help_t;
+
+/**
+ * The chunk size of a single copy of bytes that the reader and a helper
+ * share (docs/design.md, "Chunks"); never more than largest:
+ *  - EARLY: quarters of at least 32 KiB, halves of a block under 64 KiB,
+ *    one chunk under 16 KiB;
+ *  - LATE: one chunk under 256 KiB (a late push of a second chunk ends
+ *    after the reader would have pulled both), quarters of at least
+ *    64 KiB above;
+ *  - NONE: one chunk.
+ * Every chunk is a kernel call of a few us before it copies a byte.
+ */
+uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help,
+                                    uint64_t largest);
+
 /** Chunks of a single copy of bytes in chunks of chunk bytes (at least
  *  one piece of work even for no bytes: none). */
 static inline uint64_t mca_coll_shmcico_chunks(uint64_t bytes, uint64_t chunk)
