@@ -219,8 +219,8 @@ static void test_chunks(void)
     check_chunks(late, 256 * K, none, 64 * K, "late: quarters from 256 KiB");
     check_chunks(late, 4 * M, 512 * K, 512 * K, "late: no more than single_copy_chunk");
     /* nobody helps (Allgather(v)) */
-    check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 4 * M, 1 * M, 1 * M, "alone: one chunk, capped");
-    check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 4 * M, none, 4 * M, "alone: one chunk");
+    check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 4 * M, 1 * M, 4 * M, "alone: one chunk");
+    check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 16 * K, none, 16 * K, "alone: one chunk");
 }
 
 int main(void)

@@ -36,6 +36,9 @@ uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help
 {
     uint64_t quarter = PAGES((bytes + 3) / 4), half = PAGES((bytes + 1) / 2), part = bytes;
 
+    if (MCA_COLL_SHMCICO_HELP_NONE == help) {
+        return bytes;               /* more chunks would only be more calls */
+    }
     if (MCA_COLL_SHMCICO_HELP_LATE == help && bytes >= 256 * KIB) {
         part = quarter > 64 * KIB ? quarter : 64 * KIB;
     } else if (MCA_COLL_SHMCICO_HELP_EARLY == help && bytes >= 16 * KIB) {

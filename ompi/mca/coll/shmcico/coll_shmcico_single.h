@@ -148,13 +148,14 @@ typedef enum {
 
 /**
  * The chunk size of a single copy of bytes that the reader and a helper
- * share (docs/design.md, "Chunks"); never more than largest:
+ * share (docs/design.md, "Chunks"), never more than largest where
+ * someone helps:
  *  - EARLY: quarters of at least 32 KiB, halves of a block under 64 KiB,
  *    one chunk under 16 KiB;
  *  - LATE: one chunk under 256 KiB (a late push of a second chunk ends
  *    after the reader would have pulled both), quarters of at least
  *    64 KiB above;
- *  - NONE: one chunk.
+ *  - NONE: one chunk, whatever its size.
  * Every chunk is a kernel call of a few us before it copies a byte.
  */
 uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help,
