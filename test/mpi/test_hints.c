@@ -24,6 +24,10 @@
  *    writes none with streaming stores, while MPI_COMM_WORLD (the
  *    default, 4 KiB) writes each non-root's block so; =64K: a 32 KiB block
  *    is written with ordinary stores, a 64 KiB one with streaming ones;
+ *  - shmcico_own_streaming_min: a process copies its own block with
+ *    streaming stores from coll_shmcico_own_streaming_min on (2 MiB by
+ *    default: an Allgather's every process, a Gather's and a Scatterv's
+ *    root; a byte less: none), never with 0, from 64 KiB with 64K;
  *  - MPI_Comm_set_info before the first call: shmcico_tree=chain is in
  *    effect (the suite checks the segment's verbose line too); after the
  *    segment is made a new shmcico_tree is ignored (with a message; as
@@ -229,6 +233,47 @@ static void streaming_min(void)
     MPI_Comm_free(&big);
 }
 
+/* bytes of its own block this process copied with streaming stores in
+ * one call of op with blocks of bytes from root 0 */
+static unsigned long long own_streamed(st_op op, MPI_Comm comm, int bytes, uint64_t seed)
+{
+    char name[64];
+    unsigned long long before;
+    int counts[64];
+
+    snprintf(name, sizeof(name), "%s_own_streamed_bytes", st_op_name(op));
+    before = st_counter(name);
+    for (int i = 0; i < size; ++i) {
+        counts[i] = bytes;
+    }
+    ST_CHECK(MPI_SUCCESS == st_simple_call(op, comm, 0, counts, seed),
+             "%s of %d-byte blocks: data", st_op_name(op), bytes);
+    return st_counter(name) - before;
+}
+
+static void own_streaming_min(void)
+{
+    int from = (int) st_cvar("own_streaming_min");
+    unsigned long long at_root = 0 == rank ? (unsigned long long) from : 0;
+    MPI_Comm off = dup_with("shmcico_own_streaming_min", "0");
+    MPI_Comm low = dup_with("shmcico_own_streaming_min", "64K");
+
+    ST_CHECK((unsigned long long) from == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, from, 21),
+             "own_streaming_min %d: Allgather", from);
+    ST_CHECK(at_root == own_streamed(ST_GATHER, MPI_COMM_WORLD, from, 22),
+             "own_streaming_min %d: Gather", from);
+    ST_CHECK(at_root == own_streamed(ST_SCATTERV, MPI_COMM_WORLD, from, 23),
+             "own_streaming_min %d: Scatterv", from);
+    ST_CHECK(0 == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, from - 1, 24),
+             "own_streaming_min %d: Allgather of a byte less", from);
+    ST_CHECK(0 == own_streamed(ST_ALLGATHER, off, from, 25), "own_streaming_min 0");
+    ST_CHECK(65536 == own_streamed(ST_ALLGATHERV, low, 65536, 26),
+             "own_streaming_min 64K: Allgatherv of 64 KiB blocks");
+    expect_info(low, "shmcico_own_streaming_min", "65536", "dup_with_info, 64K");
+    MPI_Comm_free(&off);
+    MPI_Comm_free(&low);
+}
+
 static void set_info(void)
 {
     MPI_Comm comm;
@@ -271,6 +316,7 @@ int main(int argc, char **argv)
     expect_copier(MPI_COMM_WORLD);
     small_single_copy();
     streaming_min();
+    own_streaming_min();
     set_info();
     return st_finish("test_hints");
 }

@@ -25,6 +25,8 @@
  *    arguments (its error to those who wait for it); a sender's own bad
  *    arguments (its block is not delivered, the others are); every
  *    process is done with every bank at the end;
+ *  - a process's own block copied with streaming stores from a threshold
+ *    on (the result counts it), in place or not;
  *  - the 64-bit arithmetic: a 5 GiB block through 1 GiB fragments.
  */
 
@@ -54,6 +56,8 @@ typedef struct vcase {
     int decline_every;  /* the root (rank 0) hands every n-th call back */
     int fault_every;    /* every n-th call the root (allgatherv: process
                            op % p) has bad arguments */
+    size_t own_streaming_min;   /* own blocks from here with streaming stores
+                                   (0: never; only in cases without faults) */
 } vcase;
 
 #define FAULT_CODE 4242
@@ -93,7 +97,16 @@ typedef struct vcall {
     mca_coll_shmcico_block_t blocks[MAX_THREADS], own;
     unsigned char *buf, *sbuf;
     bool any_single, any_queue;     /* transports of the blocks it takes part in */
+    uint64_t own_streamed;          /* bytes of its own block it copies with streaming
+                                       stores */
 } vcall;
+
+/* what a process copying its own block of bytes streams */
+static uint64_t own_streams(const vcall *v, size_t bytes)
+{
+    return mca_coll_shmcico_streaming_stores && 0 != v->c->own_streaming_min
+        && bytes >= v->c->own_streaming_min ? bytes : 0;
+}
 
 /* blocks in reverse rank order, 13 bytes apart */
 static void make_layout(vcall *v)
@@ -205,6 +218,11 @@ static int check_result(const vcall *v, const mca_coll_shmcico_result_t *r,
                 r->used_single, r->used_queue, v->any_single, v->any_queue);
         return 1;
     }
+    if (r->own_streamed != v->own_streamed) {
+        fprintf(stderr, "own block streamed %llu bytes, expected %llu\n",
+                (unsigned long long) r->own_streamed, (unsigned long long) v->own_streamed);
+        return 1;
+    }
     return 0;
 }
 
@@ -230,6 +248,8 @@ static int run_scatterv(vcall *v)
     }
     open_blocks(v);
     make_block(v, &v->own, &v->own_stream, &v->own_region, recv, room);
+    v->own_streamed = v->me == v->root && !in_place && MCA_COLL_SHMCICO_DONE == want
+        ? own_streams(v, v->counts[v->root]) : 0;
     r = mca_coll_shmcico_engine_rooted(v->e, v->root, true, in_place ? NULL : &v->own,
                                        v->blocks, &verdict, false);
     for (size_t i = 0; MCA_COLL_SHMCICO_DONE == want && !in_place && i < room; ++i) {
@@ -268,6 +288,8 @@ static int run_gatherv(vcall *v)
     }
     open_blocks(v);
     make_block(v, &v->own, &v->own_stream, &v->own_region, v->sbuf, v->counts[v->me]);
+    v->own_streamed = is_root && !in_place && !root_bad && !declined(v)
+        ? own_streams(v, v->counts[v->root]) : 0;
     r = mca_coll_shmcico_engine_rooted(v->e, v->root, false, in_place ? NULL : &v->own,
                                        v->blocks, &verdict, follow);
     bad |= is_root && !root_bad && !declined(v) && check_blocks(v, got);
@@ -308,6 +330,8 @@ static int run_allgatherv(vcall *v)
     open_blocks(v);
     make_block(v, &v->own, &v->own_stream, &v->own_region,
                in_place ? v->buf + v->displs[v->me] : v->sbuf, v->counts[v->me]);
+    v->own_streamed = !in_place && !me_bad && !declined(v)
+        ? own_streams(v, v->counts[v->me]) : 0;
     r = mca_coll_shmcico_engine_allgather(v->e, &v->own, in_place ? NULL : &v->copy_stream,
                                           v->blocks, &verdict, follow);
     if (me_bad) {
@@ -324,6 +348,7 @@ static int vector_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg
     const vcase *c = arg;
     int failures = 0;
 
+    e->own_streaming_min = c->own_streaming_min;
     for (int op = 0; op < c->nops; ++op) {   /* all of them: the others wait */
         vcall v = { .c = c, .w = w, .e = e, .op = op, .root = op % w->p, .me = e->rank,
                     .p = w->p };
@@ -425,8 +450,13 @@ static void special_cases(int op)
         { .nops = 9, .pattern = 2, .unit = 30, .decline_every = 3, .single_min = 200 },
         { .nops = 8, .pattern = 1, .unit = 20, .fault_every = 2, .single_min = 20 },
         { .nops = 6, .unit = 1, .single_min = SIZE_MAX },
+        /* own blocks with streaming stores: lines cut at both ends, and
+         * blocks below the threshold (pattern 3: 0 to 2999 bytes) */
+        { .nops = 8, .unit = 1000, .single_min = 500, .own_streaming_min = 1 },
+        { .nops = 9, .pattern = 3, .unit = 1000, .single_min = 2000,
+          .own_streaming_min = 1500 },
     };
-    static const int procs[] = { 4, 4, 4, 3, 5, 3, 4, 4, 3, 4, 4, 3, 4, 8 };
+    static const int procs[] = { 4, 4, 4, 3, 5, 3, 4, 4, 3, 4, 4, 3, 4, 8, 3, 4 };
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
         vcase c = cases[i];

@@ -88,6 +88,8 @@ typedef struct mca_coll_shmcico_params_t {
     uint64_t single_min[MCA_COLL_SHMCICO_OP_COUNT]; /**< blocks from here go single copy */
     uint64_t streaming_min;         /**< queued blocks from here are written with streaming
                                          stores; 0: never */
+    uint64_t own_streaming_min;     /**< own blocks from here are copied with streaming
+                                         stores; 0: never */
 } mca_coll_shmcico_params_t;
 
 typedef struct mca_coll_shmcico_component_t {
@@ -123,6 +125,8 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long single_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< copied by single copy */
     unsigned long long streamed_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< of bytes, written into
                                                                         slots by streaming stores */
+    unsigned long long own_streamed_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< own blocks copied
+                                                                            by streaming stores */
     unsigned long long cold[MCA_COLL_SHMCICO_OP_COUNT];  /**< blocks the probe sent queued,
                                                               in served calls */
     unsigned long long segments_created;

@@ -56,11 +56,21 @@ void mca_coll_shmcico_engine_fini(mca_coll_shmcico_engine_t *engine)
 
 size_t mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
                                     mca_coll_shmcico_stream_t *src, size_t max,
-                                    bool *complete)
+                                    bool streaming, bool *complete)
 {
     unsigned char bounce[4096];
     size_t left = src->length - src->done, len = left < max ? left : max;
 
+    if (streaming && NULL != src->contig && NULL != dst->contig) {
+        size_t room = dst->length - dst->done, take = len < room ? len : room;
+
+        mca_coll_shmcico_copy_streaming(dst->contig + dst->done, src->contig + src->done,
+                                        take);
+        dst->done += take;
+        src->done += len;
+        *complete &= take == len;
+        return len;
+    }
     if (NULL != src->contig) {
         *complete &= mca_coll_shmcico_stream_get(dst, src->contig + src->done, len);
         src->done += len;

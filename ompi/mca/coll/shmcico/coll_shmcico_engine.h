@@ -51,6 +51,9 @@ typedef struct mca_coll_shmcico_engine_t {
     struct mca_coll_shmcico_flow_t *flows;  /**< p flows of one call */
     unsigned char *bounce;          /**< chunk buffer of layouts copied by unpacking */
     size_t bounce_size;
+    uint64_t own_streaming_min;     /**< a process's own block of this many bytes or more,
+                                         contiguous at both ends, is copied with streaming
+                                         stores (0: never); the caller's setting */
 } mca_coll_shmcico_engine_t;
 
 /** What a process brings for one block of a call. */
@@ -77,6 +80,8 @@ typedef struct mca_coll_shmcico_result_t {
     uint64_t queued;                /**< bytes this process copied into or out of slots */
     uint64_t streamed;              /**< of them, bytes it wrote with streaming stores */
     uint64_t copied;                /**< bytes it copied by single copy */
+    uint64_t own_streamed;          /**< bytes of its own block it copied with streaming
+                                         stores */
     bool used_queue;                /**< some block it took part in used each */
     bool used_single;
 } mca_coll_shmcico_result_t;

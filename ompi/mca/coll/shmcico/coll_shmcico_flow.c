@@ -300,16 +300,34 @@ static bool step_all(mca_coll_shmcico_call_t *call, bool help)
     return moved;
 }
 
+/* A large own block goes with streaming stores, which do not first read
+ * the destination's lines into the cache (docs/design.md, "Streaming
+ * stores"): contiguous at both ends, from engine->own_streaming_min. */
+static bool own_streams(const mca_coll_shmcico_engine_t *e,
+                        const mca_coll_shmcico_stream_t *src,
+                        const mca_coll_shmcico_stream_t *dst)
+{
+    return mca_coll_shmcico_streaming_stores && 0 != e->own_streaming_min
+        && src->length >= e->own_streaming_min && NULL != src->contig
+        && NULL != dst->contig;
+}
+
 static bool step_own(mca_coll_shmcico_call_t *call)
 {
-    bool complete = true;
+    mca_coll_shmcico_stream_t *src = call->own_src, *dst = call->own_dst;
+    bool complete = true, streaming;
+    size_t before;
 
-    if (NULL == call->own_src || NULL == call->own_dst
-        || 0 == mca_coll_shmcico_stream_copy(call->own_dst, call->own_src, OWN_CHUNK,
-                                             &complete)) {
+    if (NULL == src || NULL == dst) {
+        return false;
+    }
+    streaming = own_streams(call->engine, src, dst);
+    before = dst->done;
+    if (0 == mca_coll_shmcico_stream_copy(dst, src, OWN_CHUNK, streaming, &complete)) {
         call->own_src = call->own_dst = NULL;
         return false;
     }
+    call->result.own_streamed += streaming ? dst->done - before : 0;
     if (!complete && MCA_COLL_SHMCICO_DONE == call->result.status) {
         call->result.status = MCA_COLL_SHMCICO_TRUNCATED;
     }

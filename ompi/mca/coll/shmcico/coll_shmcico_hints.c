@@ -22,6 +22,8 @@
  *   shmcico_single_copy_min   the same, for the single-copy crossovers
  *   shmcico_streaming_min     bytes: queued blocks from here are written
  *                             with streaming stores (0: never)
+ *   shmcico_own_streaming_min bytes: own blocks from here are copied with
+ *                             streaming stores (0: never)
  *
  * (Open MPI 4.1 takes keys of at most 27 characters from a component, so
  * the operations are named in the values, not the keys.)
@@ -272,7 +274,7 @@ static bool parse_per_op(const char *value, uint64_t *values)
 /* The keys                                                             */
 
 typedef enum { HINT_DISABLE, HINT_TREE, HINT_TREE_DEGREE, HINT_SINGLE_COPY, HINT_MAX_BYTES,
-               HINT_SINGLE_MIN, HINT_STREAMING_MIN } hint_kind_t;
+               HINT_SINGLE_MIN, HINT_STREAMING_MIN, HINT_OWN_STREAMING_MIN } hint_kind_t;
 
 typedef struct hint_t {
     char name[28];                  /* Open MPI 4.1: at most 27 characters */
@@ -286,7 +288,8 @@ static const hint_t hints[] = {
     { "shmcico_single_copy", HINT_SINGLE_COPY },
     { "shmcico_max_bytes", HINT_MAX_BYTES },
     { "shmcico_single_copy_min", HINT_SINGLE_MIN },
-    { "shmcico_streaming_min", HINT_STREAMING_MIN }
+    { "shmcico_streaming_min", HINT_STREAMING_MIN },
+    { "shmcico_own_streaming_min", HINT_OWN_STREAMING_MIN }
 };
 
 static const int nhints = (int) (sizeof(hints) / sizeof(hints[0]));
@@ -342,6 +345,7 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
                                                                : p->single_copy];
     case HINT_MAX_BYTES: return per_op(p->max_bytes);
     case HINT_STREAMING_MIN: return number(p->streaming_min);
+    case HINT_OWN_STREAMING_MIN: return number(p->own_streaming_min);
     default: return per_op(p->single_min);
     }
 }
@@ -387,6 +391,8 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
         return parse_per_op(value, p->max_bytes);
     case HINT_STREAMING_MIN:
         return parse_bytes(value, &bytes) && ((p->streaming_min = bytes), true);
+    case HINT_OWN_STREAMING_MIN:
+        return parse_bytes(value, &bytes) && ((p->own_streaming_min = bytes), true);
     default:
         return parse_per_op(value, p->single_min);
     }

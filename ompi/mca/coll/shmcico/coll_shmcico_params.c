@@ -36,6 +36,8 @@
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
 #define DEFAULT_STREAMING_MIN ((size_t) 4096)
+/* from the alternating runs of docs/results/own-streaming-np2 */
+#define DEFAULT_OWN_STREAMING_MIN ((size_t) 2 << 20)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
@@ -219,6 +221,13 @@ static void register_segment_params(void)
                   "line back from the readers' caches; smaller blocks, and every block "
                   "with 0, are written with ordinary stores (x86-64 only)",
                   OPAL_INFO_LVL_5, &p->streaming_min);
+    p->own_streaming_min = DEFAULT_OWN_STREAMING_MIN;
+    register_size("own_streaming_min",
+                  "Smallest own block (bytes) that a process copies into its own receive "
+                  "buffer with streaming (non-temporal) stores, which do not first read "
+                  "each line of the destination (the Allgather(v) process's own block, "
+                  "the Scatter(v) and Gather(v) root's); 0: never (x86-64 only, "
+                  "contiguous buffers)", OPAL_INFO_LVL_5, &p->own_streaming_min);
     p->fragment_size = DEFAULT_FRAGMENT;
     register_size("fragment_size",
                   "Bytes per slot (f); rounded up to a multiple of 64 (a cache "

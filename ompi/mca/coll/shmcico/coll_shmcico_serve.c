@@ -270,6 +270,7 @@ static bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op
     mca_coll_shmcico_count(&c->bytes[op], r->queued);
     mca_coll_shmcico_count(&c->single_bytes[op], r->copied);
     mca_coll_shmcico_count(&c->streamed_bytes[op], r->streamed);
+    mca_coll_shmcico_count(&c->own_streamed_bytes[op], r->own_streamed);
     *rc = result_code(r, own_error);
     if (MCA_COLL_SHMCICO_COPY_FAILED == r->status) {
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
@@ -378,6 +379,7 @@ static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
                                                                        : &module->blocks[p];
     bool follow = 0 != module->params.max_bytes[a->op];
 
+    e->own_streaming_min = module->params.own_streaming_min;     /* hints may change it */
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
         return mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_bcast_place(module, a->root),

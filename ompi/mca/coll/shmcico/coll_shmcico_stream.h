@@ -112,11 +112,13 @@ static inline bool mca_coll_shmcico_stream_get(mca_coll_shmcico_stream_t *stream
 /**
  * Copy up to max bytes of what is left of src into dst (a process's own
  * block, which never leaves the process) and return how many were taken
- * from src; *complete is cleared when dst had no room left.
+ * from src; *complete is cleared when dst had no room left.  With
+ * streaming, where both are contiguous, dst is written with streaming
+ * stores (coll_shmcico_streaming.c).
  */
 size_t mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
                                     mca_coll_shmcico_stream_t *src, size_t max,
-                                    bool *complete);
+                                    bool streaming, bool *complete);
 
 /** A stream over contiguous bytes. */
 static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *stream,
