@@ -25,9 +25,10 @@
  *    default, 4 KiB) writes each non-root's block so; =64K: a 32 KiB block
  *    is written with ordinary stores, a 64 KiB one with streaming ones;
  *  - shmcico_own_streaming_min: a process copies its own block with
- *    streaming stores from coll_shmcico_own_streaming_min on (2 MiB by
- *    default: an Allgather's every process, a Gather's and a Scatterv's
- *    root; a byte less: none), never with 0, from 64 KiB with 64K;
+ *    streaming stores from coll_shmcico_<op>_own_streaming_min on (an
+ *    Allgather's every process from 1 MiB, a Gather's and a Scatterv's
+ *    root from 2 MiB by default; a byte less: none), never with 0, from
+ *    64 KiB with 64K, a Gather from 1 MiB with gather:1M;
  *  - MPI_Comm_set_info before the first call: shmcico_tree=chain is in
  *    effect (the suite checks the segment's verbose line too); after the
  *    segment is made a new shmcico_tree is ignored (with a message; as
@@ -251,25 +252,40 @@ static unsigned long long own_streamed(st_op op, MPI_Comm comm, int bytes, uint6
     return st_counter(name) - before;
 }
 
+/* coll_shmcico_<op>_own_streaming_min */
+static int own_from(st_op op)
+{
+    char name[64];
+
+    snprintf(name, sizeof(name), "%s_own_streaming_min", st_op_name(op));
+    return (int) st_cvar(name);
+}
+
 static void own_streaming_min(void)
 {
-    int from = (int) st_cvar("own_streaming_min");
-    unsigned long long at_root = 0 == rank ? (unsigned long long) from : 0;
+    int all = own_from(ST_ALLGATHER), gather = own_from(ST_GATHER);
+    int scatterv = own_from(ST_SCATTERV);
     MPI_Comm off = dup_with("shmcico_own_streaming_min", "0");
     MPI_Comm low = dup_with("shmcico_own_streaming_min", "64K");
+    MPI_Comm one = dup_with("shmcico_own_streaming_min", "gather:1M");
 
-    ST_CHECK((unsigned long long) from == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, from, 21),
-             "own_streaming_min %d: Allgather", from);
-    ST_CHECK(at_root == own_streamed(ST_GATHER, MPI_COMM_WORLD, from, 22),
-             "own_streaming_min %d: Gather", from);
-    ST_CHECK(at_root == own_streamed(ST_SCATTERV, MPI_COMM_WORLD, from, 23),
-             "own_streaming_min %d: Scatterv", from);
-    ST_CHECK(0 == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, from - 1, 24),
-             "own_streaming_min %d: Allgather of a byte less", from);
-    ST_CHECK(0 == own_streamed(ST_ALLGATHER, off, from, 25), "own_streaming_min 0");
+    ST_CHECK((unsigned long long) all == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, all, 21),
+             "allgather_own_streaming_min %d: Allgather", all);
+    ST_CHECK((0 == rank ? (unsigned long long) gather : 0)
+             == own_streamed(ST_GATHER, MPI_COMM_WORLD, gather, 22),
+             "gather_own_streaming_min %d: Gather", gather);
+    ST_CHECK((0 == rank ? (unsigned long long) scatterv : 0)
+             == own_streamed(ST_SCATTERV, MPI_COMM_WORLD, scatterv, 23),
+             "scatterv_own_streaming_min %d: Scatterv", scatterv);
+    ST_CHECK(0 == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, all - 1, 24),
+             "allgather_own_streaming_min %d: Allgather of a byte less", all);
+    ST_CHECK(0 == own_streamed(ST_ALLGATHER, off, all, 25), "own_streaming_min 0");
     ST_CHECK(65536 == own_streamed(ST_ALLGATHERV, low, 65536, 26),
              "own_streaming_min 64K: Allgatherv of 64 KiB blocks");
+    ST_CHECK((0 == rank ? 1u << 20 : 0) == own_streamed(ST_GATHER, one, 1 << 20, 27),
+             "own_streaming_min gather:1M: Gather of 1 MiB blocks");
     expect_info(low, "shmcico_own_streaming_min", "65536", "dup_with_info, 64K");
+    MPI_Comm_free(&one);
     MPI_Comm_free(&off);
     MPI_Comm_free(&low);
 }

@@ -88,8 +88,9 @@ typedef struct mca_coll_shmcico_params_t {
     uint64_t single_min[MCA_COLL_SHMCICO_OP_COUNT]; /**< blocks from here go single copy */
     uint64_t streaming_min;         /**< queued blocks from here are written with streaming
                                          stores; 0: never */
-    uint64_t own_streaming_min;     /**< own blocks from here are copied with streaming
-                                         stores; 0: never */
+    uint64_t own_streaming_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< own blocks from here are
+                                                                 copied with streaming
+                                                                 stores; 0: never */
 } mca_coll_shmcico_params_t;
 
 typedef struct mca_coll_shmcico_component_t {

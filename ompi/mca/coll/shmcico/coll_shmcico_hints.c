@@ -22,8 +22,9 @@
  *   shmcico_single_copy_min   the same, for the single-copy crossovers
  *   shmcico_streaming_min     bytes: queued blocks from here are written
  *                             with streaming stores (0: never)
- *   shmcico_own_streaming_min bytes: own blocks from here are copied with
- *                             streaming stores (0: never)
+ *   shmcico_own_streaming_min the same as shmcico_max_bytes: own blocks
+ *                             from here are copied with streaming stores
+ *                             (0: never)
  *
  * (Open MPI 4.1 takes keys of at most 27 characters from a component, so
  * the operations are named in the values, not the keys.)
@@ -345,7 +346,7 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
                                                                : p->single_copy];
     case HINT_MAX_BYTES: return per_op(p->max_bytes);
     case HINT_STREAMING_MIN: return number(p->streaming_min);
-    case HINT_OWN_STREAMING_MIN: return number(p->own_streaming_min);
+    case HINT_OWN_STREAMING_MIN: return per_op(p->own_streaming_min);
     default: return per_op(p->single_min);
     }
 }
@@ -392,7 +393,7 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
     case HINT_STREAMING_MIN:
         return parse_bytes(value, &bytes) && ((p->streaming_min = bytes), true);
     case HINT_OWN_STREAMING_MIN:
-        return parse_bytes(value, &bytes) && ((p->own_streaming_min = bytes), true);
+        return parse_per_op(value, p->own_streaming_min);
     default:
         return parse_per_op(value, p->single_min);
     }

@@ -36,8 +36,6 @@
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
 #define DEFAULT_STREAMING_MIN ((size_t) 4096)
-/* from the alternating runs of docs/results/own-streaming-np2 */
-#define DEFAULT_OWN_STREAMING_MIN ((size_t) 2 << 20)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
@@ -61,14 +59,17 @@
 static const struct {
     size_t single_min;
     size_t probe_max;
+    size_t own_streaming_min;   /* docs/results/own-streaming-np2: from there streaming
+                                   stores won warm and cold; a root's own copy, beside
+                                   the other process's, lost warm below 2 MiB */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 16 << 10, (size_t) 8 << 20 },        /* bcast */
-    { (size_t) 16 << 10, (size_t) 2 << 20 },        /* scatter */
-    { (size_t) 16 << 10, (size_t) 2 << 20 },        /* scatterv */
-    { (size_t) 16 << 10, (size_t) 256 << 10 },      /* gather */
-    { (size_t) 16 << 10, (size_t) 256 << 10 },      /* gatherv */
-    { (size_t) 16 << 10, 0 },                       /* allgather */
-    { (size_t) 16 << 10, 0 }                        /* allgatherv */
+    { (size_t) 16 << 10, (size_t) 8 << 20, 0 },                 /* bcast: no own block */
+    { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatter */
+    { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatterv */
+    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gather */
+    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gatherv */
+    { (size_t) 16 << 10, 0, (size_t) 1 << 20 },                 /* allgather */
+    { (size_t) 16 << 10, 0, (size_t) 1 << 20 }                  /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
@@ -158,6 +159,22 @@ static void register_enums(void)
                   single_values, &p->single_copy);
 }
 
+/* a process's own block of an operation that has one */
+static void register_own_streaming(int op)
+{
+    mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    char name[64], help[384];
+
+    snprintf(name, sizeof(name), "%s_own_streaming_min", op_names[op]);
+    snprintf(help, sizeof(help),
+             "Smallest own block of a %s (bytes) that a process copies into its own "
+             "receive buffer with streaming (non-temporal) stores, which do not first "
+             "read each line of the destination%s; 0: never (x86-64 only, contiguous "
+             "buffers)", op_names[op],
+             op >= MCA_COLL_SHMCICO_OP_ALLGATHER ? "" : " (the root's own block)");
+    register_size(name, help, OPAL_INFO_LVL_5, &c->params.own_streaming_min[op]);
+}
+
 static void register_op_params(void)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
@@ -190,6 +207,11 @@ static void register_op_params(void)
                  "(coll_shmcico_cache_probe).  0: no probe", op_names[op]);
         c->probe_max[op] = op_defaults[op].probe_max;
         register_size(name, help, OPAL_INFO_LVL_5, &c->probe_max[op]);
+
+        c->params.own_streaming_min[op] = op_defaults[op].own_streaming_min;
+        if (MCA_COLL_SHMCICO_OP_BCAST != op) {
+            register_own_streaming(op);
+        }
     }
 }
 
@@ -221,13 +243,6 @@ static void register_segment_params(void)
                   "line back from the readers' caches; smaller blocks, and every block "
                   "with 0, are written with ordinary stores (x86-64 only)",
                   OPAL_INFO_LVL_5, &p->streaming_min);
-    p->own_streaming_min = DEFAULT_OWN_STREAMING_MIN;
-    register_size("own_streaming_min",
-                  "Smallest own block (bytes) that a process copies into its own receive "
-                  "buffer with streaming (non-temporal) stores, which do not first read "
-                  "each line of the destination (the Allgather(v) process's own block, "
-                  "the Scatter(v) and Gather(v) root's); 0: never (x86-64 only, "
-                  "contiguous buffers)", OPAL_INFO_LVL_5, &p->own_streaming_min);
     p->fragment_size = DEFAULT_FRAGMENT;
     register_size("fragment_size",
                   "Bytes per slot (f); rounded up to a multiple of 64 (a cache "

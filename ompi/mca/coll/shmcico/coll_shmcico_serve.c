@@ -379,7 +379,7 @@ static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
                                                                        : &module->blocks[p];
     bool follow = 0 != module->params.max_bytes[a->op];
 
-    e->own_streaming_min = module->params.own_streaming_min;     /* hints may change it */
+    e->own_streaming_min = module->params.own_streaming_min[a->op];  /* hints may change it */
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
         return mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_bcast_place(module, a->root),
