@@ -253,7 +253,7 @@ default_suite() {
         --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "16384", data source: default' \
         --expect 'coll_shmcico_streaming_min" \(current value: "4096", data source: default' \
         --expect 'coll_shmcico_gather_own_streaming_min" \(current value: "2097152", data source: default' \
-        --expect 'coll_shmcico_allgather_own_streaming_min" \(current value: "1048576", data source: default' \
+        --expect 'coll_shmcico_allgather_own_streaming_min" \(current value: "2097152", data source: default' \
         --expect 'coll_shmcico_gather_streamed_bytes"' \
         --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "16384", data source: default' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \

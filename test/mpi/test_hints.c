@@ -26,9 +26,9 @@
  *    is written with ordinary stores, a 64 KiB one with streaming ones;
  *  - shmcico_own_streaming_min: a process copies its own block with
  *    streaming stores from coll_shmcico_<op>_own_streaming_min on (an
- *    Allgather's every process from 1 MiB, a Gather's and a Scatterv's
- *    root from 2 MiB by default; a byte less: none), never with 0, from
- *    64 KiB with 64K, a Gather from 1 MiB with gather:1M;
+ *    Allgather's every process, a Gather's and a Scatterv's root, from
+ *    2 MiB by default; a byte less: none), never with 0, from 64 KiB with
+ *    64K, a Gather from 1 MiB with gather:1M;
  *  - MPI_Comm_set_info before the first call: shmcico_tree=chain is in
  *    effect (the suite checks the segment's verbose line too); after the
  *    segment is made a new shmcico_tree is ignored (with a message; as

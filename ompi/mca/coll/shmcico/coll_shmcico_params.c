@@ -60,16 +60,17 @@ static const struct {
     size_t single_min;
     size_t probe_max;
     size_t own_streaming_min;   /* docs/results/own-streaming-np2: from there streaming
-                                   stores won warm and cold; a root's own copy, beside
-                                   the other process's, lost warm below 2 MiB */
+                                   stores won warm and cold; below, a root's own copy,
+                                   beside the other process's, lost warm, and an
+                                   Allgather(v)'s at 1 MiB won or lost by the run */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
     { (size_t) 16 << 10, (size_t) 8 << 20, 0 },                 /* bcast: no own block */
     { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatter */
     { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatterv */
     { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gather */
     { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gatherv */
-    { (size_t) 16 << 10, 0, (size_t) 1 << 20 },                 /* allgather */
-    { (size_t) 16 << 10, 0, (size_t) 1 << 20 }                  /* allgatherv */
+    { (size_t) 16 << 10, 0, (size_t) 2 << 20 },                 /* allgather */
+    { (size_t) 16 << 10, 0, (size_t) 2 << 20 }                  /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
