@@ -117,7 +117,7 @@ static void register_op_counters(void)
           "fragment of at most 32 bytes travels in its flag)", c->streamed_bytes },
         { "own_streamed_bytes", "Bytes of its own block that this process copied into its "
           "own receive buffer with streaming (non-temporal) stores in served %s calls "
-          "(coll_shmcico_own_streaming_min)", c->own_streamed_bytes },
+          "(coll_shmcico_<op>_own_streaming_min)", c->own_streamed_bytes },
         { "cold", "Number of blocks this process sent in served %s calls that their size "
           "sent by single copy but the cache probe found out of the caches: they went "
           "through the queues", c->cold },

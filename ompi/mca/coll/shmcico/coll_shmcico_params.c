@@ -64,7 +64,7 @@ static const struct {
                                    beside the other process's, lost warm, and an
                                    Allgather(v)'s at 1 MiB won or lost by the run */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 16 << 10, (size_t) 8 << 20, 0 },                 /* bcast: no own block */
+    { (size_t) 16 << 10, (size_t) 8 << 20, (size_t) 2 << 20 },  /* bcast: no own block */
     { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatter */
     { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatterv */
     { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gather */
