@@ -17,15 +17,20 @@
  *  - attaching checks identity: a symlink, another file, a file of
  *    another size or a group-readable file are refused;
  *  - reserve + map + place: every page of the block lands on the node
- *    that was asked for (move_pages), where libnuma is available.
+ *    that was asked for (move_pages), where libnuma is available;
+ *  - a file whose creator died before unlinking it (old, nobody's lock)
+ *    is removed by the next creation in the directory; a file its
+ *    creator still holds, a new one, a symlink, and other names are not.
  */
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "coll_shmcico_shm.h"
@@ -173,6 +178,62 @@ static void check_reserve_place_and_check(void)
     close(fd);
 }
 
+/* a file of the component's name, mode 0600, its times seconds ago */
+static void plant(const char *path, time_t seconds)
+{
+    struct timespec when[2] = { { .tv_sec = time(NULL) - seconds },
+                                { .tv_sec = time(NULL) - seconds } };
+    int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+
+    CHECK(fd >= 0 && 0 == futimens(fd, when), "plant %s", path);
+    close(fd);
+}
+
+static void check_stale_files_reaped(void)
+{
+    char stale[MCA_COLL_SHMCICO_PATH_MAX], fresh[MCA_COLL_SHMCICO_PATH_MAX];
+    char held[MCA_COLL_SHMCICO_PATH_MAX], link[MCA_COLL_SHMCICO_PATH_MAX];
+    char other[MCA_COLL_SHMCICO_PATH_MAX], path[MCA_COLL_SHMCICO_PATH_MAX];
+    time_t old = MCA_COLL_SHMCICO_STALE_SECONDS + 5;
+    mca_coll_shmcico_file_id_t id;
+    struct stat st;
+    int fd, holder;
+
+    path_of(stale, sizeof(stale), 0xa1);
+    path_of(fresh, sizeof(fresh), 0xa2);
+    path_of(link, sizeof(link), 0xa3);
+    snprintf(other, sizeof(other), "%s/shmcico-old", dir);
+    plant(stale, old);
+    plant(fresh, 0);
+    plant(other, old);
+    CHECK(0 == symlink(stale, link), "symlink");
+    /* a creator that still holds its file, older than the threshold */
+    next_random = 0x7777777777777777ull;
+    CHECK(0 == mca_coll_shmcico_shm_create(dir, 4096, held, sizeof(held), &holder, &id),
+          "create the held file");
+    CHECK(0 == futimens(holder, (struct timespec[2]) { { .tv_sec = time(NULL) - old },
+                                                       { .tv_sec = time(NULL) - old } }),
+          "age the held file");
+
+    next_random = 0x9999999999999999ull;
+    CHECK(0 == mca_coll_shmcico_shm_create(dir, 4096, path, sizeof(path), &fd, &id),
+          "create next to a stale file");
+    CHECK(0 != stat(stale, &st) && ENOENT == errno, "the stale file was kept");
+    CHECK(0 == stat(fresh, &st), "a new file was removed");
+    CHECK(0 == stat(held, &st), "a file its creator holds was removed");
+    CHECK(0 == lstat(link, &st) && S_ISLNK(st.st_mode), "a symlink was removed");
+    CHECK(0 == stat(other, &st), "a file of another name was removed");
+    close(holder);
+    CHECK(1 == mca_coll_shmcico_shm_reap(dir), "the held file, released and old, "
+          "is removed at the next reap (and only it)");
+    CHECK(0 != stat(held, &st), "the released file was kept");
+    close(fd);
+    unlink(path);
+    unlink(fresh);
+    unlink(link);
+    unlink(other);
+}
+
 int main(void)
 {
     CHECK(NULL != mkdtemp(dir), "mkdtemp %s", dir);
@@ -180,6 +241,7 @@ int main(void)
     check_existing_names_skipped();
     check_attach_identity();
     check_reserve_place_and_check();
+    check_stale_files_reaped();
     CHECK(0 == rmdir(dir), "files left in %s", dir);
     return unit_report("test_shm");
 }

@@ -86,6 +86,8 @@ typedef struct setup_t {
     mca_coll_shmcico_numa_info_t where;
     mca_coll_shmcico_layout_t layout;
     void *base;
+    int lock_fd;                        /* rank 0: the backing file, open (and so
+                                           locked) until unlinked; -1: none */
     setup_offer_t offer;
     setup_report_t report;
     const char *no_single;              /* why this rank has no copier */
@@ -145,8 +147,11 @@ static int create_segment(setup_t *s, const int32_t *numa)
     }
     /* The file lives only until every rank attached; should this process
      * die in that window, the runtime's daemon removes it when the job
-     * ends (as it does for btl/vader's segment files). */
+     * ends (as it does for btl/vader's segment files), and where the
+     * daemon loses that race, the next segment made in the directory
+     * does (its lock is gone with this process: shm_reap()). */
     mca_coll_shmcico_remove_at_job_end(o->path);
+    s->lock_fd = fd;
     s->base = mca_coll_shmcico_shm_map(fd, s->layout.segment_size);
     if (NULL == s->base) {
         err = errno;
@@ -154,7 +159,6 @@ static int create_segment(setup_t *s, const int32_t *numa)
         place_blocks(s, numa);
         err = mca_coll_shmcico_shm_reserve(fd, s->layout.segment_size);
     }
-    (void) close(fd);
     if (0 == err) {
         mca_coll_shmcico_view_t view;
         mca_coll_shmcico_segment_format(s->base, &s->layout, numa);
@@ -271,6 +275,9 @@ static setup_verdict_t judge(setup_t *s)
     }
     if ('\0' != s->offer.path[0]) {
         (void) unlink(s->offer.path);
+    }
+    if (s->lock_fd >= 0) {
+        (void) close(s->lock_fd);       /* and its lock, once unlinked */
     }
     if (0 == verdict.status
         && atomic_load(&((mca_coll_shmcico_header_t *) s->base)->attached)
@@ -461,7 +468,7 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
 void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
                                     struct ompi_communicator_t *comm)
 {
-    setup_t s = { .comm = comm, .module = module,
+    setup_t s = { .comm = comm, .module = module, .lock_fd = -1,
                   .rank = ompi_comm_rank(comm), .size = ompi_comm_size(comm) };
     setup_verdict_t verdict = { .status = EIO };
 

@@ -12,13 +12,17 @@
  * Backing files of the segments (see coll_shmcico_shm.h).
  */
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "coll_shmcico_shm.h"
@@ -43,6 +47,58 @@ static void fill_id(const struct stat *st, mca_coll_shmcico_file_id_t *id)
     id->size = (uint64_t) st->st_size;
 }
 
+/* "shmcico-" and 16 hex digits, as mca_coll_shmcico_shm_create() names */
+static bool is_segment_name(const char *name)
+{
+    if (0 != strncmp(name, "shmcico-", 8) || 24 != strlen(name)) {
+        return false;
+    }
+    for (int i = 8; i < 24; ++i) {
+        if (!isxdigit((unsigned char) name[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* name under dirfd is stale: ours, not written for a while (its creator
+ * locks it right after creating it), and nobody's lock on it */
+static bool reap_one(int dirfd, const char *name, time_t now)
+{
+    struct stat st;
+    bool stale;
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+    if (fd < 0) {
+        return false;
+    }
+    stale = 0 == fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid()
+        && now - st.st_mtime >= MCA_COLL_SHMCICO_STALE_SECONDS
+        && 0 == flock(fd, LOCK_EX | LOCK_NB);
+    if (stale) {
+        stale = 0 == unlinkat(dirfd, name, 0);
+    }
+    (void) close(fd);
+    return stale;
+}
+
+int mca_coll_shmcico_shm_reap(const char *dir)
+{
+    DIR *d = opendir(dir);
+    time_t now = time(NULL);
+    struct dirent *e;
+    int removed = 0;
+
+    if (NULL == d) {
+        return 0;
+    }
+    while (NULL != (e = readdir(d))) {
+        removed += is_segment_name(e->d_name) && reap_one(dirfd(d), e->d_name, now);
+    }
+    (void) closedir(d);
+    return removed;
+}
+
 int mca_coll_shmcico_shm_create(const char *dir, size_t size, char *path,
                                 size_t path_len, int *fd,
                                 mca_coll_shmcico_file_id_t *id)
@@ -51,6 +107,7 @@ int mca_coll_shmcico_shm_create(const char *dir, size_t size, char *path,
     struct stat st;
     int err = EEXIST;
 
+    (void) mca_coll_shmcico_shm_reap(dir);
     for (int attempt = 0; attempt < NAME_ATTEMPTS && EEXIST == err; ++attempt) {
         if (0 != (err = random_suffix(suffix, sizeof(suffix)))) {
             return err;
@@ -66,8 +123,11 @@ int mca_coll_shmcico_shm_create(const char *dir, size_t size, char *path,
     if (0 != err) {
         return err;
     }
-    /* the mode is exact whatever the umask */
-    if (0 != fchmod(*fd, S_IRUSR | S_IWUSR) || 0 != ftruncate(*fd, (off_t) size)
+    /* locked first: from here on no reaper takes it for stale (released
+     * when the creator closes it or dies); the mode is exact whatever
+     * the umask */
+    if (0 != flock(*fd, LOCK_EX | LOCK_NB) || 0 != fchmod(*fd, S_IRUSR | S_IWUSR)
+        || 0 != ftruncate(*fd, (off_t) size)
         || 0 != fstat(*fd, &st)) {
         err = errno;
         (void) unlink(path);

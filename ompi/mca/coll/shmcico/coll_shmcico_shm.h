@@ -41,7 +41,11 @@ typedef struct mca_coll_shmcico_file_id_t {
  * Create a new backing file under dir with an unpredictable name, mode
  * 0600, O_EXCL and O_NOFOLLOW: an existing file or symlink of that name
  * is never opened, another name is tried.  The file is sized to size
- * bytes (no pages allocated yet).  Returns 0 or an errno value.
+ * bytes (no pages allocated yet) and locked (flock) through *fd until it
+ * is closed: the creator keeps *fd open until it unlinks the file.
+ * First, files of this user under dir whose creator died before it could
+ * unlink them are removed (mca_coll_shmcico_shm_reap()).  Returns 0 or
+ * an errno value.
  */
 int mca_coll_shmcico_shm_create(const char *dir, size_t size, char *path,
                                 size_t path_len, int *fd,
@@ -54,6 +58,20 @@ int mca_coll_shmcico_shm_create(const char *dir, size_t size, char *path,
  * backing file system is too small).
  */
 int mca_coll_shmcico_shm_reserve(int fd, size_t size);
+
+/** Seconds after which a backing file that nobody holds locked is
+ *  stale: longer than the step from its creation to its lock. */
+#define MCA_COLL_SHMCICO_STALE_SECONDS 10
+
+/**
+ * Remove the backing files under dir that a creator left when it died
+ * between creating and unlinking them (the runtime's cleanup at job end
+ * can lose that race): regular files of this user named as this
+ * component names them, older than MCA_COLL_SHMCICO_STALE_SECONDS, that
+ * no process holds locked.  Symlinks and others' files are never
+ * touched.  Returns how many it removed.
+ */
+int mca_coll_shmcico_shm_reap(const char *dir);
 
 /**
  * Open a backing file made by another process of the same user and check
