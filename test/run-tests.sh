@@ -49,6 +49,7 @@ count() {
     [ "$pass_status" -eq 0 ] || status=1
     read -r p f <<<"$(summary_of "$log")"
     p=${p:-0} f=${f:-1}
+    [ "$f" -eq 0 ] || status=1      # a failed case fails the run, whatever make said
     passed=$((passed + p))
     failed=$((failed + f))
     timings+=("$name: $p passed, $f failed in $((SECONDS - start)) s")
