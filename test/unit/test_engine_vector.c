@@ -108,6 +108,13 @@ static uint64_t own_streams(const vcall *v, size_t bytes)
         && bytes >= v->c->own_streaming_min ? bytes : 0;
 }
 
+/* the receive stream a process copies its own block into asks for
+ * streaming stores as the glue's rule by size says */
+static void mark_own_dst(const vcall *v, mca_coll_shmcico_stream_t *dst)
+{
+    dst->streaming = 0 != own_streams(v, dst->length);
+}
+
 /* blocks in reverse rank order, 13 bytes apart */
 static void make_layout(vcall *v)
 {
@@ -248,6 +255,7 @@ static int run_scatterv(vcall *v)
     }
     open_blocks(v);
     make_block(v, &v->own, &v->own_stream, &v->own_region, recv, room);
+    mark_own_dst(v, &v->own_stream);
     v->own_streamed = v->me == v->root && !in_place && MCA_COLL_SHMCICO_DONE == want
         ? own_streams(v, v->counts[v->root]) : 0;
     r = mca_coll_shmcico_engine_rooted(v->e, v->root, true, in_place ? NULL : &v->own,
@@ -288,6 +296,7 @@ static int run_gatherv(vcall *v)
     }
     open_blocks(v);
     make_block(v, &v->own, &v->own_stream, &v->own_region, v->sbuf, v->counts[v->me]);
+    mark_own_dst(v, &v->streams[v->root]);
     v->own_streamed = is_root && !in_place && !root_bad && !declined(v)
         ? own_streams(v, v->counts[v->root]) : 0;
     r = mca_coll_shmcico_engine_rooted(v->e, v->root, false, in_place ? NULL : &v->own,
@@ -330,6 +339,7 @@ static int run_allgatherv(vcall *v)
     open_blocks(v);
     make_block(v, &v->own, &v->own_stream, &v->own_region,
                in_place ? v->buf + v->displs[v->me] : v->sbuf, v->counts[v->me]);
+    mark_own_dst(v, &v->streams[v->me]);
     v->own_streamed = !in_place && !me_bad && !declined(v)
         ? own_streams(v, v->counts[v->me]) : 0;
     r = mca_coll_shmcico_engine_allgather(v->e, &v->own, in_place ? NULL : &v->copy_stream,
@@ -348,7 +358,6 @@ static int vector_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg
     const vcase *c = arg;
     int failures = 0;
 
-    e->own_streaming_min = c->own_streaming_min;
     for (int op = 0; op < c->nops; ++op) {   /* all of them: the others wait */
         vcall v = { .c = c, .w = w, .e = e, .op = op, .root = op % w->p, .me = e->rank,
                     .p = w->p };

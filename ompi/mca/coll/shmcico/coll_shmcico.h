@@ -302,6 +302,18 @@ static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_mod
     return UINT64_MAX != from && bytes >= from;
 }
 
+/** Whether a process copies its own block of bytes into its receive
+ *  buffer with streaming stores (coll_shmcico_streaming.c): from
+ *  coll_shmcico_<op>_own_streaming_min on, where the machine has them. */
+static inline bool mca_coll_shmcico_own_streaming_by_size(const mca_coll_shmcico_module_t *module,
+                                                          mca_coll_shmcico_op_t op,
+                                                          uint64_t bytes)
+{
+    uint64_t from = module->params.own_streaming_min[op];
+
+    return mca_coll_shmcico_streaming_stores && 0 != from && bytes >= from;
+}
+
 /** Add to one of the MPI_T counters (atomically when threads are in
  *  use). */
 static inline void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n)

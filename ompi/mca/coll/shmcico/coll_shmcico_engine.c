@@ -62,7 +62,7 @@ size_t mca_coll_shmcico_stream_copy(mca_coll_shmcico_stream_t *dst,
     size_t left = src->length - src->done, len = left < max ? left : max;
 
     if (streaming && NULL != src->contig && NULL != dst->contig) {
-        size_t room = dst->length - dst->done, take = len < room ? len : room;
+        size_t take = mca_coll_shmcico_stream_room(dst, len);
 
         mca_coll_shmcico_copy_streaming(dst->contig + dst->done, src->contig + src->done,
                                         take);

@@ -51,9 +51,6 @@ typedef struct mca_coll_shmcico_engine_t {
     struct mca_coll_shmcico_flow_t *flows;  /**< p flows of one call */
     unsigned char *bounce;          /**< chunk buffer of layouts copied by unpacking */
     size_t bounce_size;
-    uint64_t own_streaming_min;     /**< a process's own block of this many bytes or more,
-                                         contiguous at both ends, is copied with streaming
-                                         stores (0: never); the caller's setting */
 } mca_coll_shmcico_engine_t;
 
 /** What a process brings for one block of a call. */

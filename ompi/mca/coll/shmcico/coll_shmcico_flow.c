@@ -302,14 +302,12 @@ static bool step_all(mca_coll_shmcico_call_t *call, bool help)
 
 /* A large own block goes with streaming stores, which do not first read
  * the destination's lines into the cache (docs/design.md, "Streaming
- * stores"): contiguous at both ends, from engine->own_streaming_min. */
-static bool own_streams(const mca_coll_shmcico_engine_t *e,
-                        const mca_coll_shmcico_stream_t *src,
+ * stores"): where its receive stream asks for them (the caller's rule
+ * by size) and both ends are contiguous. */
+static bool own_streams(const mca_coll_shmcico_stream_t *src,
                         const mca_coll_shmcico_stream_t *dst)
 {
-    return mca_coll_shmcico_streaming_stores && 0 != e->own_streaming_min
-        && src->length >= e->own_streaming_min && NULL != src->contig
-        && NULL != dst->contig;
+    return dst->streaming && NULL != src->contig && NULL != dst->contig;
 }
 
 static bool step_own(mca_coll_shmcico_call_t *call)
@@ -321,7 +319,7 @@ static bool step_own(mca_coll_shmcico_call_t *call)
     if (NULL == src || NULL == dst) {
         return false;
     }
-    streaming = own_streams(call->engine, src, dst);
+    streaming = own_streams(src, dst);
     before = dst->done;
     if (0 == mca_coll_shmcico_stream_copy(dst, src, OWN_CHUNK, streaming, &complete)) {
         call->own_src = call->own_dst = NULL;

@@ -113,8 +113,9 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
 
     mca_coll_shmcico_dstream_init(&module->streams[i], buf, count, dtype, sending);
     bytes = module->streams[i].stream.length;
-    module->streams[i].stream.streaming = sending && NULL != module->streams[i].stream.contig
-        && mca_coll_shmcico_streaming_by_size(module, bytes);
+    module->streams[i].stream.streaming = NULL != module->streams[i].stream.contig
+        && (sending ? mca_coll_shmcico_streaming_by_size(module, bytes)
+                    : mca_coll_shmcico_own_streaming_by_size(module, op, bytes));
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream };
     if (mca_coll_shmcico_single_by_size(module, op, bytes)
         && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,
@@ -379,7 +380,6 @@ static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
                                                                        : &module->blocks[p];
     bool follow = 0 != module->params.max_bytes[a->op];
 
-    e->own_streaming_min = module->params.own_streaming_min[a->op];  /* hints may change it */
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
         return mca_coll_shmcico_engine_bcast(e, mca_coll_shmcico_bcast_place(module, a->root),

@@ -35,7 +35,9 @@ typedef size_t (*mca_coll_shmcico_stream_fn_t)(mca_coll_shmcico_stream_t *stream
 
 struct mca_coll_shmcico_stream_t {
     unsigned char *contig;          /**< non-NULL: contiguous bytes */
-    bool streaming;                 /**< contig goes into the slots with streaming stores */
+    bool streaming;                 /**< contig is written with streaming stores where this
+                                         process copies it whole: a sender's into the
+                                         slots, a receiver's own block into it */
     size_t length;
     size_t done;
     mca_coll_shmcico_stream_fn_t pack;     /**< user buffer -> shm */
@@ -88,6 +90,15 @@ static inline void mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream
     stream->done += len;
 }
 
+/** How many of len bytes a receiver can still take: never past its end. */
+static inline size_t mca_coll_shmcico_stream_room(const mca_coll_shmcico_stream_t *stream,
+                                                  size_t len)
+{
+    size_t room = stream->length - stream->done;
+
+    return len < room ? len : room;
+}
+
 /**
  * Copy up to len bytes from shared memory into the user buffer, never
  * past its end.  Returns false when bytes had to be dropped.
@@ -95,8 +106,7 @@ static inline void mca_coll_shmcico_stream_put(mca_coll_shmcico_stream_t *stream
 static inline bool mca_coll_shmcico_stream_get(mca_coll_shmcico_stream_t *stream,
                                                const void *shm, size_t len)
 {
-    size_t room = stream->length - stream->done;
-    size_t take = len < room ? len : room;
+    size_t take = mca_coll_shmcico_stream_room(stream, len);
 
     if (take > 0) {
         if (NULL != stream->contig) {
