@@ -161,6 +161,10 @@ kill_rank() {
     pids=$(pids_in "$log")
     victim=$(echo "$pids" | sed -n "$(($2 + 1))p")
     [ -n "$victim" ] || fail "the ranks never got ready"
+    if [ copy-loop = "$mode" ]; then
+        [ "$(grep -c 'ready, by single copy$' "$log")" = 4 ] \
+            || fail "the first Bcast did not go by single copy at every rank"
+    fi
     if [ -n "${LAYOUT:-}" ]; then
         [ "$(grep -c 'ready, 7 served, 7 across nodes$' "$log")" = 4 ] \
             || fail "the first calls were not all served across nodes"
