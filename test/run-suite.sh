@@ -365,6 +365,11 @@ default_suite() {
         run_case "transport-np$np" 300 --expect 'single copy (cma|smsc)' \
             -- bash -c "mpi $np verbose 10 $crossovers_64k -- mpi/test_transport single"
     done
+    # the default crossovers (what a user gets): below, at and above each
+    for np in 2 4; do
+        run_case "transport-default-crossovers-np$np" 300 --expect 'single copy (cma|smsc)' \
+            -- bash -c "mpi $np verbose 10 -- mpi/test_transport single"
+    done
     run_case transport-single-copy-off-np3 300 \
         -- bash -c "mpi 3 single_copy off $crossovers_64k -- mpi/test_transport off"
     # streaming stores from another threshold, and none
