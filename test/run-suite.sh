@@ -250,12 +250,17 @@ default_suite() {
         --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: environment' \
         --expect 'coll_shmcico_single_copy" \(current value: "auto"' \
         --expect 'coll_shmcico_single_copy_chunk"' \
-        --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "16384", data source: default' \
+        --expect 'coll_shmcico_bcast_single_copy_min" \(current value: "10240", data source: default' \
+        --expect 'coll_shmcico_scatter_single_copy_min" \(current value: "8192", data source: default' \
+        --expect 'coll_shmcico_scatterv_single_copy_min" \(current value: "8192", data source: default' \
+        --expect 'coll_shmcico_gather_single_copy_min" \(current value: "16384", data source: default' \
+        --expect 'coll_shmcico_gatherv_single_copy_min" \(current value: "16384", data source: default' \
+        --expect 'coll_shmcico_allgather_single_copy_min" \(current value: "12288", data source: default' \
         --expect 'coll_shmcico_streaming_min" \(current value: "4096", data source: default' \
         --expect 'coll_shmcico_gather_own_streaming_min" \(current value: "2097152", data source: default' \
         --expect 'coll_shmcico_allgather_own_streaming_min" \(current value: "2097152", data source: default' \
         --expect 'coll_shmcico_gather_streamed_bytes"' \
-        --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "16384", data source: default' \
+        --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "12288", data source: default' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
         --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \
         --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "8388608"' \

@@ -459,7 +459,7 @@ int main(int argc, char **argv)
     vector_scatter_late();
     gather_before_root(ST_GATHER, 8);           /* the small path */
     gather_before_root(ST_GATHERV, 8);
-    /* the flows, streaming stores: 12 KiB, below the crossovers (16 KiB
+    /* the flows, streaming stores: 12 KiB, below the Gather(v) crossovers (16 KiB
      * by default, 64 KiB in the suite) */
     gather_before_root(ST_GATHER, 12288);
     gather_before_root(ST_GATHERV, 12288);

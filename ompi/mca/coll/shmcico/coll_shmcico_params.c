@@ -55,7 +55,12 @@
  * docs/results/crossovers-np2-later, where the queues took up to 2.0
  * times coll/tuned from 16 KiB to 128 KiB and single copy at most 1.09,
  * and Gather(v)'s to 16 KiB once a block of 16 KiB or more is copied in
- * two chunks, its root pulling one (docs/results/chunks-np2-shared). */
+ * two chunks, its root pulling one (docs/results/chunks-np2-shared); then
+ * Bcast's to 10 KiB, Scatter(v)'s to 8 KiB and Allgather(v)'s to 12 KiB
+ * by docs/results/crossover-np2-below-16k, where the queues took up to
+ * 1.18 times coll/tuned from 10 to 14 KiB warm and single copy at most
+ * 0.99 from those sizes on (Gather(v)'s single copy lost there, 1.02 to
+ * 1.23 warm: it stays at 16 KiB). */
 static const struct {
     size_t single_min;
     size_t probe_max;
@@ -64,13 +69,13 @@ static const struct {
                                    beside the other process's, lost warm, and an
                                    Allgather(v)'s at 1 MiB won or lost by the run */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 16 << 10, (size_t) 8 << 20, (size_t) 2 << 20 },  /* bcast: no own block */
-    { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatter */
-    { (size_t) 16 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },  /* scatterv */
+    { (size_t) 10 << 10, (size_t) 8 << 20, (size_t) 2 << 20 },  /* bcast: no own block */
+    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },   /* scatter */
+    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },   /* scatterv */
     { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gather */
     { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gatherv */
-    { (size_t) 16 << 10, 0, (size_t) 2 << 20 },                 /* allgather */
-    { (size_t) 16 << 10, 0, (size_t) 2 << 20 }                  /* allgatherv */
+    { (size_t) 12 << 10, 0, (size_t) 2 << 20 },                 /* allgather */
+    { (size_t) 12 << 10, 0, (size_t) 2 << 20 }                  /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
