@@ -18,9 +18,16 @@
  * chose the other transport (it follows the root), a root that hands
  * the call back and one that reports an error to everyone, a root that
  * writes the slots with streaming stores (it counts those bytes), a
- * root that leaves a block of one chunk to its reader (it copies none).
+ * root that leaves a block of one chunk to its reader (it copies none),
+ * receivers with buffers longer than the message and chunks of their
+ * own (an inner one announces its parent's chunks and bytes to its
+ * children), and a kernel that refuses some single copies (every
+ * process that holds wrong bytes says so: a failed push reaches the
+ * reader through its xfer line, a failed pull reaches an inner
+ * process's children through its received line).
  */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,6 +53,8 @@ typedef struct bcast_case {
     int fault_every;            /* the root reports an error every n-th call */
     int streaming;              /* the root writes the slots with streaming stores */
     int late_readers;           /* readers call 50 us after the root */
+    int long_receivers;         /* receivers have twice the message's room, and
+                                   chunks of twice the chunk for their own blocks */
 } bcast_case;
 
 #define FAULT_CODE 54321
@@ -113,6 +122,12 @@ static void make_block(const bcast_case *c, strided *st, mca_coll_shmcico_region
                                           .chunk = c->chunk };
 }
 
+/* the copier refuses some copies */
+static bool refusing(const threads_world *w)
+{
+    return THREADS_PUSHES_FAIL == w->copier || THREADS_PULLS_FROM_0_FAIL == w->copier;
+}
+
 /* what the call must have returned, and the transport it must have used */
 static int check_result(threads_world *w, const bcast_case *c, int rank, int root,
                         size_t op, size_t size, size_t room,
@@ -128,6 +143,10 @@ static int check_result(threads_world *w, const bcast_case *c, int rank, int roo
         : room < size ? MCA_COLL_SHMCICO_TRUNCATED : MCA_COLL_SHMCICO_DONE;
     int failures = 0;
 
+    if (refusing(w) && MCA_COLL_SHMCICO_COPY_FAILED == r->status) {
+        /* its own copy or its source's was refused: its bytes may be wrong */
+        return EPERM == r->error ? 0 : fail(rank, "a refused copy without EPERM", op);
+    }
     if (r->status != expect || (fault && FAULT_CODE != r->error)) {
         failures += fail(rank, "unexpected status", op);
     }
@@ -146,15 +165,16 @@ static int check_result(threads_world *w, const bcast_case *c, int rank, int roo
     return failures;
 }
 
+/* the message's bytes up to room, nothing after them */
 static int check_bytes(const bcast_case *c, int rank, int root, size_t op, size_t room,
-                       const unsigned char *mem, size_t span, bool data)
+                       size_t size, const unsigned char *mem, size_t span, bool data)
 {
     const unsigned char *buf = mem + GUARD;
     int failures = 0;
 
     for (size_t i = 0; data && rank != root && i < room; ++i) {
-        if (buf[c->strided ? 2 * i : i] != pattern(op, i)) {
-            failures += fail(rank, "wrong data", op);
+        if (buf[c->strided ? 2 * i : i] != (i < size ? pattern(op, i) : GUARD_BYTE)) {
+            failures += fail(rank, i < size ? "wrong data" : "written past the message", op);
             break;
         }
     }
@@ -172,7 +192,8 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
                   size_t size)
 {
     int rank = e->rank, root = (int) (op % (size_t) w->p), failures;
-    size_t room = (rank == c->short_rank && rank != root) ? size / 2 : size;
+    size_t room = (rank == c->short_rank && rank != root) ? size / 2
+                : c->long_receivers && rank != root ? 2 * size : size;
     size_t span = c->strided ? 2 * room : room;
     unsigned char *mem = malloc(span + 2 * GUARD + 1), *buf = mem + GUARD;
     mca_coll_shmcico_verdict_t verdict = {
@@ -190,6 +211,7 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
         buf[c->strided ? 2 * i : i] = pattern(op, i);
     }
     make_block(c, &st, &region, buf, room, single, &block);
+    block.chunk = c->long_receivers && rank != root ? 2 * c->chunk : c->chunk;
     if (c->late_readers && rank != root) {
         usleep(50);                 /* the root waits, ready to help */
     }
@@ -197,8 +219,9 @@ static int run_op(threads_world *w, mca_coll_shmcico_engine_t *e,
                                                                      place),
                                       &block, &verdict);
     failures = check_result(w, c, rank, root, op, size, room, &r);
-    failures += check_bytes(c, rank, root, op, room, mem, span,
-                            !verdict.decline && 0 == verdict.error);
+    failures += check_bytes(c, rank, root, op, room, size, mem, span,
+                            !verdict.decline && 0 == verdict.error
+                            && MCA_COLL_SHMCICO_COPY_FAILED != r.status);
     free(mem);
     return failures;
 }
@@ -329,6 +352,24 @@ static void special_cases(void)
           { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
         { "one chunk, late readers, memcpy", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_FLAT,
           { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
+        /* inner receivers (kary: 1 and 2 of 6) and their children with
+         * more room than the message, and chunks of their own */
+        { "long receivers, single copy", 6, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
+          { .long_receivers = 1, .single_min = 0 } },
+        { "long receivers, chain", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
+          { .long_receivers = 1, .single_min = 0 } },
+        { "long receivers, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+          { .long_receivers = 1, .single_min = SIZE_MAX } },
+        /* refused copies: the root's pushes into its leaves; the pulls
+         * from process 0, whose children in the chain pass them on */
+        { "pushes refused", 2, THREADS_PUSHES_FAIL, MCA_COLL_SHMCICO_TREE_FLAT,
+          { .single_min = 0 } },
+        { "pushes refused, four", 4, THREADS_PUSHES_FAIL, MCA_COLL_SHMCICO_TREE_KARY,
+          { .single_min = 0 } },
+        { "pulls from 0 refused, chain", 4, THREADS_PULLS_FROM_0_FAIL,
+          MCA_COLL_SHMCICO_TREE_CHAIN, { .single_min = 0 } },
+        { "pulls from 0 refused, knomial", 7, THREADS_PULLS_FROM_0_FAIL,
+          MCA_COLL_SHMCICO_TREE_KNOMIAL, { .single_min = 0 } },
     };
     size_t sizes[16];
     int n = boundary_sizes(sizes, 128, 8, 2);
@@ -351,5 +392,7 @@ int main(void)
 {
     geometry_cases();
     special_cases();
+    /* the refusing copiers refused something: those cases tested it */
+    CHECK(threads_failed_copies > 0, "no copy was refused");
     return unit_report("test_engine_bcast");
 }

@@ -30,6 +30,7 @@
  *  - the 64-bit arithmetic: a 5 GiB block through 1 GiB fragments.
  */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,8 @@ typedef struct vcase {
                            op % p) has bad arguments */
     size_t own_streaming_min;   /* own blocks from here with streaming stores
                                    (0: never; only in cases without faults) */
+    int refusing;               /* the copier refuses some copies: a process
+                                   returns the right bytes or EPERM */
 } vcase;
 
 #define FAULT_CODE 4242
@@ -206,10 +209,21 @@ static mca_coll_shmcico_verdict_t verdict_of(const vcall *v)
                                           .error = faulty(v, v->me) ? FAULT_CODE : 0 };
 }
 
+/* the call says that a copy it took part in was refused */
+static bool refused(const mca_coll_shmcico_result_t *r)
+{
+    return MCA_COLL_SHMCICO_COPY_FAILED == r->status;
+}
+
 /* the status and transports a process must see */
 static int check_result(const vcall *v, const mca_coll_shmcico_result_t *r,
                         mca_coll_shmcico_status_t want)
 {
+    if (v->c->refusing && MCA_COLL_SHMCICO_COPY_FAILED == r->status) {
+        /* a copy into or out of its buffer was refused: its bytes may be
+         * wrong, and it says so */
+        return EPERM != r->error;
+    }
     if (r->status != want) {
         fprintf(stderr, "status %d, expected %d\n", (int) r->status, (int) want);
         return 1;
@@ -260,7 +274,8 @@ static int run_scatterv(vcall *v)
         ? own_streams(v, v->counts[v->root]) : 0;
     r = mca_coll_shmcico_engine_rooted(v->e, v->root, true, in_place ? NULL : &v->own,
                                        v->blocks, &verdict, false);
-    for (size_t i = 0; MCA_COLL_SHMCICO_DONE == want && !in_place && i < room; ++i) {
+    for (size_t i = 0; MCA_COLL_SHMCICO_DONE == want && !in_place && !refused(&r) && i < room;
+         ++i) {
         bad |= recv[i] != byte_of(v->op, -1, v->displs[v->me] + i);
     }
     free(recv);
@@ -301,7 +316,7 @@ static int run_gatherv(vcall *v)
         ? own_streams(v, v->counts[v->root]) : 0;
     r = mca_coll_shmcico_engine_rooted(v->e, v->root, false, in_place ? NULL : &v->own,
                                        v->blocks, &verdict, follow);
-    bad |= is_root && !root_bad && !declined(v) && check_blocks(v, got);
+    bad |= is_root && !root_bad && !declined(v) && !refused(&r) && check_blocks(v, got);
     return bad || check_result(v, &r, declined(v) ? MCA_COLL_SHMCICO_DECLINED
                                       : root_bad && (is_root || follow)
                                       ? MCA_COLL_SHMCICO_FAULTED
@@ -347,7 +362,7 @@ static int run_allgatherv(vcall *v)
     if (me_bad) {
         got[v->me] = in_place ? v->counts[v->me] : 0;
     }
-    return (!declined(v) && check_blocks(v, got))
+    return (!declined(v) && !refused(&r) && check_blocks(v, got))
         || check_result(v, &r, declined(v) ? MCA_COLL_SHMCICO_DECLINED
                                : short_view ? MCA_COLL_SHMCICO_TRUNCATED
                                : MCA_COLL_SHMCICO_DONE);
@@ -493,6 +508,15 @@ int main(void)
     run_vector((vcase) { .op = SCATTERV, .nops = 6, .pattern = 3, .unit = 900, .overlap = 1,
                          .short_rank = -1, .long_rank = -1, .other_rank = -1,
                          .single_min = 1000 }, 3, 8, 2, 128, THREADS_CMA);
+    /* refused copies: a Scatterv root's pushes, a Gatherv sender's, an
+     * Allgatherv's pulls from process 0 */
+    for (int op = SCATTERV; op <= ALLGATHERV; ++op) {
+        run_vector((vcase) { .op = op, .nops = 8, .unit = 1000, .short_rank = -1,
+                             .long_rank = -1, .other_rank = -1, .single_min = 500,
+                             .refusing = 1 }, 4, 8, 2, 128,
+                   ALLGATHERV == op ? THREADS_PULLS_FROM_0_FAIL : THREADS_PUSHES_FAIL);
+    }
+    CHECK(threads_failed_copies > 0, "no copy was refused");
     CHECK(0 == threads_run(2, 1, 1, (size_t) 1 << 30, THREADS_NO_COPIER, huge_body, &huge),
           "gatherv of a 5 GiB block through 1 GiB fragments");
     return unit_report("test_engine_vector");

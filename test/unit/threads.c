@@ -62,14 +62,46 @@ int threads_cma_copy(void *context, int peer, bool to_peer, const struct iovec *
     return got < 0 ? errno : (size_t) got == want ? 0 : EIO;
 }
 
+_Atomic int threads_failed_copies;
+
+/* a kernel that refuses some copies: a peer made itself non-dumpable */
+static int pushes_fail_copy(void *context, int peer, bool to_peer, const struct iovec *local,
+                            const struct iovec *remote, size_t n)
+{
+    if (to_peer) {
+        ++threads_failed_copies;
+        return EPERM;
+    }
+    return threads_memcpy_copy(context, peer, to_peer, local, remote, n);
+}
+
+static int pulls_from_0_fail_copy(void *context, int peer, bool to_peer,
+                                  const struct iovec *local, const struct iovec *remote,
+                                  size_t n)
+{
+    if (!to_peer && 0 == peer) {
+        ++threads_failed_copies;
+        return EPERM;
+    }
+    return threads_memcpy_copy(context, peer, to_peer, local, remote, n);
+}
+
+static mca_coll_shmcico_copy_fn_t copier_of(threads_copier kind)
+{
+    switch (kind) {
+    case THREADS_MEMCPY: return threads_memcpy_copy;
+    case THREADS_CMA: return threads_cma_copy;
+    case THREADS_PUSHES_FAIL: return pushes_fail_copy;
+    case THREADS_PULLS_FROM_0_FAIL: return pulls_from_0_fail_copy;
+    default: return NULL;
+    }
+}
+
 static void *thread_main(void *p)
 {
     thread_arg *t = p;
     mca_coll_shmcico_engine_t engine;
-    mca_coll_shmcico_copier_t copier = {
-        .copy = THREADS_MEMCPY == t->w->copier ? threads_memcpy_copy
-              : THREADS_CMA == t->w->copier ? threads_cma_copy : NULL
-    };
+    mca_coll_shmcico_copier_t copier = { .copy = copier_of(t->w->copier) };
 
     if (0 != mca_coll_shmcico_engine_init(&engine, t->w->base, &t->w->layout,
                                           t->rank, &waiter, &copier)) {

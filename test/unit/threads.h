@@ -22,7 +22,9 @@
 typedef enum {
     THREADS_NO_COPIER,          /* no single copy: everything queued */
     THREADS_MEMCPY,
-    THREADS_CMA                 /* process_vm_readv/writev */
+    THREADS_CMA,                /* process_vm_readv/writev */
+    THREADS_PUSHES_FAIL,        /* memcpy, but every push fails (EPERM), nothing written */
+    THREADS_PULLS_FROM_0_FAIL   /* memcpy, but pulls from thread 0 fail (EPERM) */
 } threads_copier;
 
 typedef struct threads_world {
@@ -42,6 +44,9 @@ typedef int (*threads_body_fn)(threads_world *w, mca_coll_shmcico_engine_t *engi
  * done with the last call of every bank at the end (one failure if not). */
 int threads_run(int p, uint32_t slots, uint32_t banks, size_t fragment,
                 threads_copier copier, threads_body_fn body, void *arg);
+
+/* Copies the failing copiers refused so far, all worlds together. */
+extern _Atomic int threads_failed_copies;
 
 /* The copiers, usable outside a world too (context: unused). */
 int threads_memcpy_copy(void *context, int peer, bool to_peer, const struct iovec *local,

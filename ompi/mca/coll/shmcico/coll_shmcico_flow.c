@@ -281,7 +281,7 @@ static void post_rings(mca_coll_shmcico_call_t *call, uint64_t *posted)
     if (UINT64_MAX == *posted) {
         mca_coll_shmcico_received_start(view, call->engine->rank, &call->op);
     }
-    mca_coll_shmcico_received_set(view, call->engine->rank, &call->op, now);
+    mca_coll_shmcico_received_set(view, call->engine->rank, &call->op, now, 0);
     *posted = now;
 }
 

@@ -121,6 +121,14 @@ void mca_coll_shmcico_send_single(mca_coll_shmcico_call_t *call,
                                   mca_coll_shmcico_flow_t *flow, const int *notify,
                                   int nnotify, uint64_t displ, uint64_t count, bool all);
 
+/** A Bcast inner process announces its own buffer to its children as a
+ *  source of what in (its receive flow) brings: in's chunks, which it
+ *  counts in its received line as it holds them, and in's bytes. */
+void mca_coll_shmcico_relay_single(mca_coll_shmcico_call_t *call,
+                                   mca_coll_shmcico_flow_t *out,
+                                   const mca_coll_shmcico_flow_t *in, const int *notify,
+                                   int nnotify);
+
 /** Whether a send flow goes by single copy (and was not refused). */
 static inline bool mca_coll_shmcico_flow_copies(const mca_coll_shmcico_flow_t *flow)
 {

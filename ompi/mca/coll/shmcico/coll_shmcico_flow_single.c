@@ -34,20 +34,41 @@
 /* ------------------------------------------------------------------ */
 /* Setting up                                                           */
 
+/* the SINGLE flag: this process's region from displ, total bytes in
+ * chunks of chunk bytes */
+static void announce(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow,
+                     const int *notify, int nnotify, uint64_t displ, uint64_t count,
+                     bool all, uint64_t chunk, uint64_t total)
+{
+    mca_coll_shmcico_payload_t payload = { .single = {
+        .source = call->engine->rank, .all = all, .chunk = chunk, .displ = displ,
+        .count = count } };
+
+    mca_coll_shmcico_flags_post(&call->engine->view, &call->op, notify, nnotify,
+                                call->op.first_slot, 0, &payload, sizeof(payload.single),
+                                MCA_COLL_SHMCICO_KIND_SINGLE, total);
+    flow->chunk = chunk;
+    flow->state = MCA_COLL_SHMCICO_FLOW_SINGLE;
+    call->result.used_single = true;
+}
+
 void mca_coll_shmcico_send_single(mca_coll_shmcico_call_t *call,
                                   mca_coll_shmcico_flow_t *flow, const int *notify,
                                   int nnotify, uint64_t displ, uint64_t count, bool all)
 {
-    mca_coll_shmcico_payload_t announce = { .single = {
-        .source = call->engine->rank, .all = all, .chunk = flow->block->chunk,
-        .displ = displ, .count = count } };
+    announce(call, flow, notify, nnotify, displ, count, all, flow->block->chunk,
+             flow->block->stream->length);
+}
 
-    mca_coll_shmcico_flags_post(&call->engine->view, &call->op, notify, nnotify,
-                                call->op.first_slot, 0, &announce, sizeof(announce.single),
-                                MCA_COLL_SHMCICO_KIND_SINGLE, flow->block->stream->length);
-    flow->chunk = flow->block->chunk;
-    flow->state = MCA_COLL_SHMCICO_FLOW_SINGLE;
-    call->result.used_single = true;
+void mca_coll_shmcico_relay_single(mca_coll_shmcico_call_t *call,
+                                   mca_coll_shmcico_flow_t *out,
+                                   const mca_coll_shmcico_flow_t *in, const int *notify,
+                                   int nnotify)
+{
+    /* in's chunks, which this process counts in its received line, and
+     * what it will hold (a longer buffer holds no more) */
+    announce(call, out, notify, nnotify, 0, out->block->region->count, false, in->chunk,
+             in->limit);
 }
 
 void mca_coll_shmcico_help_reader(mca_coll_shmcico_flow_t *flow, int reader)
@@ -126,9 +147,10 @@ static int copy_through_bounce(mca_coll_shmcico_call_t *call,
     return err;
 }
 
-/* chunk k of the flow's single copy, pulled (receive) or pushed (send) */
-static void copy_chunk(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow,
-                       uint64_t k)
+/* chunk k of the flow's single copy, pulled (receive) or pushed (send);
+ * returns 0 or the copy's errno (the call's too) */
+static int copy_chunk(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow,
+                      uint64_t k)
 {
     bool push = MCA_COLL_SHMCICO_FLOW_SEND_SINGLE == flow->kind;
     int other = flow->remote_proc;
@@ -145,6 +167,7 @@ static void copy_chunk(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *f
     }
     mca_coll_shmcico_call_failed(call, err);
     call->result.copied += len;
+    return err;
 }
 
 /* ------------------------------------------------------------------ */
@@ -160,6 +183,11 @@ static bool finish_single(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t
         && mca_coll_shmcico_xfer_acks(view, call->engine->rank, &call->op)
            < (uint64_t) call->nchildren) {
         return false;
+    }
+    if (flow->claim_proc >= 0) {
+        /* a chunk its partner failed to copy for it */
+        mca_coll_shmcico_call_failed(call, mca_coll_shmcico_xfer_error(view, flow->claim_proc,
+                                                                       &call->op));
     }
     mca_coll_shmcico_xfer_ack(view, flow->peer, &call->op);
     flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
@@ -198,6 +226,7 @@ bool mca_coll_shmcico_step_single_in(mca_coll_shmcico_call_t *call,
                                      mca_coll_shmcico_flow_t *flow)
 {
     const mca_coll_shmcico_view_t *view = &call->engine->view;
+    int err;
 
     if (!take_chunk(call, flow)) {
         return chunks_through(call, flow) && finish_single(call, flow);
@@ -209,14 +238,20 @@ bool mca_coll_shmcico_step_single_in(mca_coll_shmcico_call_t *call,
                                               flow->pending + 1)) {
         return false;
     }
-    copy_chunk(call, flow, flow->pending);
+    err = copy_chunk(call, flow, flow->pending);
+    if (0 == err && flow->avail_proc >= 0) {
+        /* a source that failed to get a chunk passes on wrong bytes */
+        err = mca_coll_shmcico_received_error(view, flow->avail_proc, &call->op);
+        mca_coll_shmcico_call_failed(call, err);
+    }
     if (flow->claim_proc >= 0) {
-        mca_coll_shmcico_xfer_complete(view, flow->claim_proc, &call->op);
+        mca_coll_shmcico_xfer_complete(view, flow->claim_proc, &call->op, err);
     } else {
         flow->next = flow->pending + 1;
         if (call->nchildren > 0 && !flow->passing) {
             /* its children copy what it holds */
-            mca_coll_shmcico_received_set(view, call->engine->rank, &call->op, flow->next);
+            mca_coll_shmcico_received_set(view, call->engine->rank, &call->op, flow->next,
+                                          err);
         }
     }
     flow->pending = UINT64_MAX;
@@ -288,7 +323,7 @@ bool mca_coll_shmcico_step_single_out(mca_coll_shmcico_call_t *call,
         flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;     /* nothing left to help with */
         return false;
     }
-    copy_chunk(call, flow, k);
-    mca_coll_shmcico_xfer_complete(&call->engine->view, flow->claim_proc, &call->op);
+    mca_coll_shmcico_xfer_complete(&call->engine->view, flow->claim_proc, &call->op,
+                                   copy_chunk(call, flow, k));
     return true;
 }

@@ -56,10 +56,9 @@ static bool forward_single(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_
     mca_coll_shmcico_region_post(&e->view, e->rank, &call->op, flow->block->region);
     mca_coll_shmcico_received_start(&e->view, e->rank, &call->op);
     out = mca_coll_shmcico_call_flow(call, MCA_COLL_SHMCICO_FLOW_SEND_SINGLE, flow->block);
-    /* the children copy what it holds so far: see
-     * mca_coll_shmcico_step_single_in() */
-    mca_coll_shmcico_send_single(call, out, call->children, call->nchildren, 0,
-                                 flow->block->region->count, false);
+    /* the children copy what it holds so far, in its parent's chunks:
+     * see mca_coll_shmcico_step_single_in() */
+    mca_coll_shmcico_relay_single(call, out, flow, call->children, call->nchildren);
     call->acks_expected = (uint64_t) call->nchildren;
     return true;
 }

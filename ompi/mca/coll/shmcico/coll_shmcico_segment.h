@@ -61,7 +61,7 @@
 
 #define MCA_COLL_SHMCICO_CACHELINE      64
 #define MCA_COLL_SHMCICO_MAGIC          UINT64_C(0x4f43494343484d53) /* "SMHCCICO" */
-#define MCA_COLL_SHMCICO_LAYOUT_VERSION 4
+#define MCA_COLL_SHMCICO_LAYOUT_VERSION 5
 #define MCA_COLL_SHMCICO_MAX_BANKS      8
 #define MCA_COLL_SHMCICO_INLINE         32  /**< bytes carried inside a flag */
 
@@ -128,6 +128,8 @@ typedef struct mca_coll_shmcico_done_t {
 typedef struct mca_coll_shmcico_received_t {
     _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t op;
     _Atomic uint64_t count;
+    _Atomic int32_t error;          /**< errno of a failed single copy of chunks it
+                                         counts (their bytes are wrong), 0: none */
 } mca_coll_shmcico_received_t;
 
 /** A process's single copies in op "op": the chunks of the one that
@@ -139,6 +141,8 @@ typedef struct mca_coll_shmcico_xfer_t {
     _Atomic uint64_t claim;         /**< stamp << 32 | next chunk; stamp 0: no claims */
     _Atomic uint64_t completed;     /**< chunks copied */
     _Atomic uint64_t acks;          /**< readers finished with this buffer */
+    _Atomic int32_t error;          /**< errno of a completed chunk whose copy failed
+                                         (its bytes are wrong), 0: none */
 } mca_coll_shmcico_xfer_t;
 
 /** A process's user buffer in op "op": count elements of size bytes,

@@ -105,19 +105,36 @@ void mca_coll_shmcico_received_start(const mca_coll_shmcico_view_t *view, int me
     mca_coll_shmcico_received_t *line = mca_coll_shmcico_received(view, me, op->bank);
 
     atomic_store_explicit(&line->count, 0, memory_order_relaxed);
+    atomic_store_explicit(&line->error, 0, memory_order_relaxed);
     /* Release pairs with the acquire of op in _reached(): a process that
-     * sees op sees the count reset, never an earlier call's count. */
+     * sees op sees the count (and error) reset, never an earlier call's. */
     atomic_store_explicit(&line->op, op->seq, memory_order_release);
 }
 
 void mca_coll_shmcico_received_set(const mca_coll_shmcico_view_t *view, int me,
-                                   const mca_coll_shmcico_seq_t *op, uint64_t count)
+                                   const mca_coll_shmcico_seq_t *op, uint64_t count,
+                                   int error)
 {
+    mca_coll_shmcico_received_t *line = mca_coll_shmcico_received(view, me, op->bank);
+
+    if (0 != error) {
+        atomic_store_explicit(&line->error, error, memory_order_relaxed);
+    }
     /* Release pairs with the acquire of count in _reached(): what this
      * process did with the units it counts (read a ring's slot, copied a
-     * chunk into its buffer) happens before. */
-    atomic_store_explicit(&mca_coll_shmcico_received(view, me, op->bank)->count, count,
-                          memory_order_release);
+     * chunk into its buffer, or failed to) happens before. */
+    atomic_store_explicit(&line->count, count, memory_order_release);
+}
+
+int mca_coll_shmcico_received_error(const mca_coll_shmcico_view_t *view, int proc,
+                                    const mca_coll_shmcico_seq_t *op)
+{
+    mca_coll_shmcico_received_t *line = mca_coll_shmcico_received(view, proc, op->bank);
+
+    /* ordered by the acquire of count in _reached(), before this; the
+     * line holds op until proc's readers acknowledged (it waits for them) */
+    return atomic_load_explicit(&line->op, memory_order_relaxed) == op->seq
+        ? atomic_load_explicit(&line->error, memory_order_relaxed) : 0;
 }
 
 bool mca_coll_shmcico_received_reached(const mca_coll_shmcico_view_t *view, int proc,
@@ -151,6 +168,7 @@ void mca_coll_shmcico_xfer_open(const mca_coll_shmcico_view_t *view, int me,
                           memory_order_relaxed);
     atomic_store_explicit(&line->completed, 0, memory_order_relaxed);
     atomic_store_explicit(&line->acks, 0, memory_order_relaxed);
+    atomic_store_explicit(&line->error, 0, memory_order_relaxed);
     /* Release pairs with the acquire in mca_coll_shmcico_xfer_claim() and
      * with the acquire of the flag that announces the single copy (posted
      * after this): the counters are reset before anyone uses them. */
@@ -186,12 +204,26 @@ bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
 }
 
 void mca_coll_shmcico_xfer_complete(const mca_coll_shmcico_view_t *view, int proc,
-                                    const mca_coll_shmcico_seq_t *op)
+                                    const mca_coll_shmcico_seq_t *op, int error)
 {
+    mca_coll_shmcico_xfer_t *line = mca_coll_shmcico_xfer(view, proc, op->bank);
+
+    if (0 != error) {
+        /* either partner's errno will do */
+        atomic_store_explicit(&line->error, error, memory_order_relaxed);
+    }
     /* Release pairs with the acquire in _completed(): the chunk's bytes
-     * are in place before the count says so. */
-    atomic_fetch_add_explicit(&mca_coll_shmcico_xfer(view, proc, op->bank)->completed, 1,
-                              memory_order_release);
+     * (or its error) are in place before the count says so. */
+    atomic_fetch_add_explicit(&line->completed, 1, memory_order_release);
+}
+
+int mca_coll_shmcico_xfer_error(const mca_coll_shmcico_view_t *view, int proc,
+                                const mca_coll_shmcico_seq_t *op)
+{
+    /* ordered by the acquire in _completed(), before this; proc reopens
+     * the line only after the acknowledgement that follows this read */
+    return atomic_load_explicit(&mca_coll_shmcico_xfer(view, proc, op->bank)->error,
+                                memory_order_relaxed);
 }
 
 uint64_t mca_coll_shmcico_xfer_completed(const mca_coll_shmcico_view_t *view, int proc,

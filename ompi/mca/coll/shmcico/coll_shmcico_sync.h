@@ -206,9 +206,17 @@ uint32_t mca_coll_shmcico_decision_wait(const mca_coll_shmcico_view_t *view,
 void mca_coll_shmcico_received_start(const mca_coll_shmcico_view_t *view, int me,
                                      const mca_coll_shmcico_seq_t *op);
 
-/** This process received count units of op (release: see _reached). */
+/** This process received count units of op (release: see _reached);
+ *  error (an errno, 0: none): a single copy of a chunk it counts failed,
+ *  which its readers must return too. */
 void mca_coll_shmcico_received_set(const mca_coll_shmcico_view_t *view, int me,
-                                   const mca_coll_shmcico_seq_t *op, uint64_t count);
+                                   const mca_coll_shmcico_seq_t *op, uint64_t count,
+                                   int error);
+
+/** The errno that proc's received line carries for op (0: none), once
+ *  mca_coll_shmcico_received_reached() said yes for the chunks read. */
+int mca_coll_shmcico_received_error(const mca_coll_shmcico_view_t *view, int proc,
+                                    const mca_coll_shmcico_seq_t *op);
 
 /** Whether process proc received at least count units of op, or is done
  *  with it. */
@@ -229,9 +237,16 @@ bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
                                  const mca_coll_shmcico_seq_t *op, uint64_t nchunks,
                                  uint64_t *chunk);
 
-/** A chunk taken with mca_coll_shmcico_xfer_claim() is copied. */
+/** A chunk taken with mca_coll_shmcico_xfer_claim() is copied; error
+ *  (an errno, 0: none): its copy failed, which the line's owner must
+ *  return too. */
 void mca_coll_shmcico_xfer_complete(const mca_coll_shmcico_view_t *view, int proc,
-                                    const mca_coll_shmcico_seq_t *op);
+                                    const mca_coll_shmcico_seq_t *op, int error);
+
+/** The errno of a failed chunk of proc's single copy in op (0: none),
+ *  once mca_coll_shmcico_xfer_completed() counted every chunk. */
+int mca_coll_shmcico_xfer_error(const mca_coll_shmcico_view_t *view, int proc,
+                                const mca_coll_shmcico_seq_t *op);
 
 /** Chunks of proc's single copy in op copied so far (its line open). */
 uint64_t mca_coll_shmcico_xfer_completed(const mca_coll_shmcico_view_t *view, int proc,
