@@ -17,8 +17,10 @@
 #                          (fetched and built once, in the first pass):
 #                          for a second Open MPI
 #   run-suite.sh large     "make check-large": 64-bit sizes for real, a
-#                          Gatherv of over 2^31 bytes, Allgather of 2^31 + 13-byte
-#                          blocks (about 13 GB of memory), Gatherv and
+#                          Gatherv of over 2^31 bytes, Allgather, Scatter
+#                          and Gather of 2^31 + 13-byte blocks, Bcast of
+#                          2^31 + 13 bytes by both transports (about 13 GB
+#                          of memory), Gatherv and
 #                          Scatterv across simulated nodes with blocks
 #                          over 2^31 bytes
 #   run-suite.sh soak      "make soak": the randomized mix of every served
@@ -392,17 +394,23 @@ default_suite() {
     # every block by single copy where the layout is worth it, and queues
     # only, over the datatype matrix (TC_TRANSPORT makes the tests check
     # each call's transport counters)
-    run_case bcast-np3-single-copy-everything 600 \
-        -- env TC_TRANSPORT=single bash -c "mpi 3 $single_everything -- mpi/test_bcast"
-    for op in scatter scatterv gather gatherv allgather allgatherv; do
-        run_case "$op-np3-single-copy-everything" 600 \
-            -- env TC_TRANSPORT=single bash -c "mpi 3 $single_everything -- mpi/test_vector $op"
+    for np in 2 3 5; do
+        huge=$([ $np -le 3 ] || echo --no-huge)
+        run_case "bcast-np$np-single-copy-everything" 600 \
+            -- env TC_TRANSPORT=single bash -c "mpi $np $single_everything -- mpi/test_bcast $huge"
+        for op in scatter scatterv gather gatherv allgather allgatherv; do
+            run_case "$op-np$np-single-copy-everything" 600 \
+                -- env TC_TRANSPORT=single bash -c "mpi $np $single_everything \
+                                                    -- mpi/test_vector $op"
+        done
     done
     run_case bcast-np5-queues-only 600 \
         -- env TC_TRANSPORT=queue bash -c "mpi 5 single_copy off -- mpi/test_bcast --no-huge"
-    for op in allgather scatterv gatherv allgatherv; do
-        run_case "$op-np4-queues-only" 600 \
-            -- env TC_TRANSPORT=queue bash -c "mpi 4 single_copy off -- mpi/test_vector $op"
+    for np in 2 4; do
+        for op in scatter scatterv gather gatherv allgather allgatherv; do
+            run_case "$op-np$np-queues-only" 600 \
+                -- env TC_TRANSPORT=queue bash -c "mpi $np single_copy off -- mpi/test_vector $op"
+        done
     done
 
     echo "== cache probe: cold blocks through the queues"
@@ -579,7 +587,7 @@ large_suite() {
         echo "not run: 64-bit sizes need 15 GiB of memory, this machine has $((kib / 1024)) MiB"
         return
     fi
-    run_case gatherv-scatterv-over-2GiB 1200 -- mpi 2 -- mpi/test_large
+    run_case sizes-over-2GiB-np2 1200 -- mpi 2 -- mpi/test_large
     if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
         # simulated nodes need Open MPI 4.1's launcher (see default_suite)
         run_case multinode-gatherv-scatterv-over-2GiB 1200 \

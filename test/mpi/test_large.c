@@ -13,8 +13,11 @@
  * Scatterv that sends it back; then an Allgather of blocks of 2^31 + 13
  * bytes, each one single copy of more than the kernel moves in one call;
  * every byte checked, all served by coll/shmcico, the Allgather by single
- * copy.  Needs (2p + 1) blocks of 1.2 GB, then p + 1 blocks of 2 GiB per
- * process (13 GB at np 2).
+ * copy; then a Bcast of 2^31 + 13 bytes by single copy and through the
+ * queues (a communicator with the hint shmcico_single_copy=off), and a
+ * Scatter and a Gather of blocks of 2^31 + 13 bytes by single copy, the
+ * transport of each proved by its counters.  Needs (2p + 1) blocks of
+ * 1.2 GB, then p + 1 blocks of 2 GiB per process (13 GB at np 2).
  *
  * "test_large multinode" (on simulated nodes, 2x2: ranks 0 and 1 on one
  * node, 2 and 3 on the other): Gatherv and Scatterv across nodes with
@@ -107,6 +110,140 @@ static void check_allgather(int rank, int size)
     MPI_Type_free(&big);
     free(mine);
     free(all);
+}
+
+/* what single copy gives: the kernel allows it between the processes */
+static int single_works(void)
+{
+    return st_counter("single_copy_comms") > 0;
+}
+
+static void fill_big(unsigned char *block, int rank)
+{
+    for (size_t i = 0; i < BIG_BYTES; ++i) {
+        block[i] = big_value(rank, i);
+    }
+}
+
+/* block holds rank's bytes: checked, what = the call */
+static void check_big(const unsigned char *block, int rank, const char *what)
+{
+    size_t i = 0;
+
+    while (i < BIG_BYTES && block[i] == big_value(rank, i)) {
+        ++i;
+    }
+    ST_CHECK(i == BIG_BYTES, "%s: block of rank %d wrong at byte %zu", what, rank, i);
+}
+
+/* the call of op on comm was served, by single copy (single) or through
+ * the queues, since the counters' values s0 and q0 */
+static void check_served_by(const char *op, int single, unsigned long long v0,
+                            unsigned long long s0, unsigned long long q0)
+{
+    char name[64];
+    unsigned long long v, s, q;
+
+    snprintf(name, sizeof(name), "%s_served", op);
+    v = st_counter(name) - v0;
+    snprintf(name, sizeof(name), "%s_single_copy", op);
+    s = st_counter(name) - s0;
+    snprintf(name, sizeof(name), "%s_queue", op);
+    q = st_counter(name) - q0;
+    ST_CHECK(1 == v && s == (unsigned) single && q == (unsigned) !single,
+             "%s of 2^31 + 13 bytes: served +%llu, single copy +%llu, queue +%llu; expected "
+             "+1 +%d +%d", op, v, s, q, single, !single);
+}
+
+static unsigned long long counter_of(const char *op, const char *what)
+{
+    char name[64];
+
+    snprintf(name, sizeof(name), "%s_%s", op, what);
+    return st_counter(name);
+}
+
+/* A Bcast of 2^31 + 13 bytes from rank 0 on comm, by single copy or not */
+static void check_bcast(MPI_Comm comm, int rank, int single, const char *what)
+{
+    unsigned char *data = malloc(BIG_BYTES);
+    unsigned long long v0 = counter_of("bcast", "served");
+    unsigned long long s0 = counter_of("bcast", "single_copy"), q0 = counter_of("bcast", "queue");
+    MPI_Datatype big = big_type();
+    int err;
+
+    if (NULL == data) {
+        fprintf(stderr, "test_large: rank %d: no memory for the bcast\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memset(data, 0, BIG_BYTES);
+    if (0 == rank) {
+        fill_big(data, 0);
+    }
+    err = MPI_Bcast(data, 1, big, 0, comm);
+    ST_CHECK(MPI_SUCCESS == err, "%s: error %d", what, err);
+    check_served_by("bcast", single, v0, s0, q0);
+    check_big(data, 0, what);
+    MPI_Type_free(&big);
+    free(data);
+}
+
+/* A Scatter from rank 0, then a Gather back to it, of one block of
+ * 2^31 + 13 bytes per process, by single copy where it works */
+static void check_scatter_gather(int rank, int size)
+{
+    unsigned char *mine = malloc(BIG_BYTES), *all = NULL;
+    MPI_Datatype big = big_type();
+    unsigned long long v0, s0, q0;
+    int err;
+
+    all = 0 == rank ? malloc((size_t) size * BIG_BYTES) : NULL;
+    if (NULL == mine || (0 == rank && NULL == all)) {
+        fprintf(stderr, "test_large: rank %d: no memory for the scatter\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int b = 0; 0 == rank && b < size; ++b) {
+        fill_big(all + (size_t) b * BIG_BYTES, b);
+    }
+    memset(mine, 0, BIG_BYTES);
+    v0 = counter_of("scatter", "served");
+    s0 = counter_of("scatter", "single_copy");
+    q0 = counter_of("scatter", "queue");
+    err = MPI_Scatter(all, 1, big, mine, 1, big, 0, MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "scatter error %d", err);
+    check_served_by("scatter", single_works(), v0, s0, q0);
+    check_big(mine, rank, "scatter");
+    if (0 == rank) {
+        memset(all, 0, (size_t) size * BIG_BYTES);
+    }
+    v0 = counter_of("gather", "served");
+    s0 = counter_of("gather", "single_copy");
+    q0 = counter_of("gather", "queue");
+    err = MPI_Gather(mine, 1, big, all, 1, big, 0, MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "gather error %d", err);
+    check_served_by("gather", single_works(), v0, s0, q0);
+    for (int b = 0; 0 == rank && b < size; ++b) {
+        check_big(all + (size_t) b * BIG_BYTES, b, "gather");
+    }
+    MPI_Type_free(&big);
+    free(all);
+    free(mine);
+}
+
+/* Bcast by both transports, Scatter and Gather by single copy */
+static void check_rooted(int rank, int size)
+{
+    MPI_Info info;
+    MPI_Comm queues;
+
+    check_bcast(MPI_COMM_WORLD, rank, single_works(), "bcast by single copy");
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "shmcico_single_copy", "off");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &queues);
+    MPI_Info_free(&info);
+    check_bcast(queues, rank, 0, "bcast through the queues");
+    MPI_Comm_free(&queues);
+    check_scatter_gather(rank, size);
 }
 
 /* ---- across nodes ------------------------------------------------ */
@@ -229,6 +366,7 @@ int main(int argc, char **argv)
     free(all);
     free(mine);
     check_allgather(rank, size);
+    check_rooted(rank, size);
     free(counts);
     free(displs);
     return st_finish("test_large");
