@@ -23,6 +23,10 @@
  *  - the same at any other process, or at any process of an
  *    Allgather(v) (which has no deciding process): that process gets the
  *    error, it still takes part, the others complete;
+ *  - MPI_IN_PLACE where MPI gives it no meaning (a Bcast buffer, a
+ *    Scatter(v) receive buffer or Gather(v) send buffer at a process
+ *    other than the root): MPI_ERR_ARG as Open MPI's checks give, at that
+ *    process, or everywhere for a Bcast root;
  *  - a receiver with more room than the root sends: success.
  * After every case a correct call of the same operation on the same
  * communicator must succeed with the right data.
@@ -95,6 +99,14 @@ static void bcast_cases(void)
     expect(err, 1 == rank ? MPI_ERR_COUNT : MPI_SUCCESS, "bcast, negative count at rank 1");
     still_works(ST_BCAST, "a negative count at a receiver");
 
+    err = MPI_Bcast(1 == rank ? MPI_IN_PLACE : buf.data, N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS, "bcast, MPI_IN_PLACE at rank 1");
+    still_works(ST_BCAST, "MPI_IN_PLACE at a receiver");
+
+    err = MPI_Bcast(0 == rank ? MPI_IN_PLACE : buf.data, N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, MPI_ERR_ARG, "bcast, MPI_IN_PLACE at the root");
+    still_works(ST_BCAST, "MPI_IN_PLACE at the root");
+
     /* a receiver with more room than the root sends gets what was sent */
     if (0 == rank) {
         st_fill(buf.data, N / 2 * sizeof(int), 5);
@@ -135,6 +147,11 @@ static void scatterv_cases(void)
            "scatterv, NULL receive buffer at rank 1");
     still_works(ST_SCATTERV, "a NULL receive buffer at a receiver");
 
+    err = MPI_Scatterv(sbuf.data, counts, displs, MPI_INT, 1 == rank ? MPI_IN_PLACE : rbuf.data,
+                       N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS, "scatterv, MPI_IN_PLACE at rank 1");
+    still_works(ST_SCATTERV, "MPI_IN_PLACE at a receiver");
+
     err = MPI_Scatter(sbuf.data, N, MPI_INT, rbuf.data, N, MPI_INT, size, MPI_COMM_WORLD);
     expect(err, MPI_ERR_ROOT, "scatter, root out of range");
     still_works(ST_SCATTER, "a root out of range");
@@ -164,6 +181,11 @@ static void gatherv_cases(void)
                       MPI_INT, 0, MPI_COMM_WORLD);
     expect(err, 1 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS, "gatherv, NULL send buffer at rank 1");
     still_works(ST_GATHERV, "a NULL send buffer at a sender");
+
+    err = MPI_Gather(1 == rank ? MPI_IN_PLACE : sbuf.data, N, MPI_INT, rbuf.data, N, MPI_INT, 0,
+                     MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS, "gather, MPI_IN_PLACE at rank 1");
+    still_works(ST_GATHER, "MPI_IN_PLACE at a sender");
 
     err = MPI_Gather(sbuf.data, N, MPI_INT, 0 == rank ? NULL : rbuf.data, N, MPI_INT, 0,
                      MPI_COMM_WORLD);

@@ -305,6 +305,13 @@ static void set_info(void)
     expect_no_info(comm, "shmcico_tree", "set_info of a tree once the segment is made");
     set_hint(comm, "shmcico_max_bytes", "bcast:lots");
     expect_no_info(comm, "shmcico_max_bytes", "an invalid value");
+    /* 2^34 GiB would wrap to 0 (no limit); signs and spaces are no sizes */
+    set_hint(comm, "shmcico_max_bytes", "bcast:17179869184G");
+    expect_no_info(comm, "shmcico_max_bytes", "a size past 64 bits");
+    set_hint(comm, "shmcico_max_bytes", "bcast: -1");
+    expect_no_info(comm, "shmcico_max_bytes", "a negative size");
+    set_hint(comm, "shmcico_max_bytes", "+64");
+    expect_no_info(comm, "shmcico_max_bytes", "a size with a sign");
     m = bcast(comm, 100, 8);
     ST_CHECK(1 == m.served, "after an invalid size limit: served +%llu", m.served);
     set_hint(comm, "shmcico_max_bytes", "50");

@@ -22,8 +22,10 @@
  * "test_large multinode" (on simulated nodes, 2x2: ranks 0 and 1 on one
  * node, 2 and 3 on the other): Gatherv and Scatterv across nodes with
  * blocks of another node over 2^31 bytes, and blocks that together pass
- * 2^31, every byte checked, every call served across nodes by
- * coll/shmcico.  Needs about 7 GB at a time.
+ * 2^31; then Gather and Scatter to and from rank 2, and an Allgather, of
+ * blocks of 683 MiB, whose displacements (rank x count bytes) pass 2^31
+ * on the second node; every byte checked, every call served across nodes
+ * by coll/shmcico.  Needs about 14 GB at a time.
  * Run by "make check-large", which test/run-tests.sh runs.
  */
 
@@ -295,6 +297,65 @@ static void check_across(int rank, int size, const int *counts, const char *what
     free(mine);
 }
 
+#define REGULAR_BYTES ((size_t) 715827883)    /* 3 x this > 2^31 - 1 */
+
+static unsigned char regular_value(int rank, size_t i)
+{
+    return (unsigned char) ((size_t) rank * 17 + i % 253);
+}
+
+static void check_regular(const unsigned char *block, int rank, const char *what)
+{
+    size_t i = 0;
+
+    while (i < REGULAR_BYTES && block[i] == regular_value(rank, i)) {
+        ++i;
+    }
+    ST_CHECK(i == REGULAR_BYTES, "%s: block of rank %d wrong at byte %zu", what, rank, i);
+}
+
+/* Gather to rank 2, Scatter from it, and Allgather, of REGULAR_BYTES
+ * per process: the root's node holds ranks 2 and 3, whose blocks lie
+ * past 2^31 bytes into the buffer of blocks */
+static void check_regular_across(int rank, int size)
+{
+    unsigned char *mine = malloc(REGULAR_BYTES), *all = malloc((size_t) size * REGULAR_BYTES);
+    unsigned long long g0 = st_counter("gather_multinode"), s0 = st_counter("scatter_multinode");
+    unsigned long long a0 = st_counter("allgather_multinode");
+    int err;
+
+    if (NULL == mine || NULL == all) {
+        fprintf(stderr, "test_large: rank %d: no memory (regular blocks)\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (size_t i = 0; i < REGULAR_BYTES; ++i) {
+        mine[i] = regular_value(rank, i);
+    }
+    err = MPI_Gather(mine, (int) REGULAR_BYTES, MPI_BYTE, all, (int) REGULAR_BYTES, MPI_BYTE, 2,
+                     MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err && 1 == st_counter("gather_multinode") - g0,
+             "gather of 683 MiB blocks: error %d, not served across nodes?", err);
+    for (int b = 0; 2 == rank && b < size; ++b) {
+        check_regular(all + (size_t) b * REGULAR_BYTES, b, "gather");
+    }
+    memset(mine, 0, REGULAR_BYTES);
+    err = MPI_Scatter(all, (int) REGULAR_BYTES, MPI_BYTE, mine, (int) REGULAR_BYTES, MPI_BYTE,
+                      2, MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err && 1 == st_counter("scatter_multinode") - s0,
+             "scatter of 683 MiB blocks: error %d, not served across nodes?", err);
+    check_regular(mine, rank, "scatter");
+    memset(all, 0, (size_t) size * REGULAR_BYTES);
+    err = MPI_Allgather(mine, (int) REGULAR_BYTES, MPI_BYTE, all, (int) REGULAR_BYTES,
+                        MPI_BYTE, MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err && 1 == st_counter("allgather_multinode") - a0,
+             "allgather of 683 MiB blocks: error %d, not served across nodes?", err);
+    for (int b = 0; b < size; ++b) {
+        check_regular(all + (size_t) b * REGULAR_BYTES, b, "allgather");
+    }
+    free(all);
+    free(mine);
+}
+
 static int check_multinode(int rank, int size)
 {
     /* node order on the other node: rank 2 (its leader), then rank 3 */
@@ -307,6 +368,7 @@ static int check_multinode(int rank, int size)
         check_across(rank, size, member_over, "a member's block over 2 GiB");
         check_across(rank, size, leader_over, "the leader's block over 2 GiB, one after it");
         check_across(rank, size, both_over_1gib, "two blocks of 1.2 GB");
+        check_regular_across(rank, size);
     }
     return st_finish("test_large multinode");
 }

@@ -193,6 +193,8 @@ typedef struct mca_coll_shmcico_net_t {
     int *node_start;                /**< [nnodes + 1] first member of each node */
     int *members;                   /**< [p] ranks by node, in node rank order */
     int *leader;                    /**< [nnodes] leader of each node without a root */
+    int *scratch;                   /**< [2p] a call's counts and displacements, made
+                                         at setup so that no call can run out of them */
 } mca_coll_shmcico_net_t;
 
 typedef struct mca_coll_shmcico_module_t {

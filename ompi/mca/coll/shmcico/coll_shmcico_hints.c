@@ -140,24 +140,33 @@ void mca_coll_shmcico_hints_close(void)
 /* ------------------------------------------------------------------ */
 /* Values                                                               */
 
+/* digits, then K, M or G (KiB, MiB, GiB) or nothing; no sign, no
+ * space, nothing that does not fit in 64 bits */
 static bool parse_bytes(const char *text, uint64_t *bytes)
 {
     char *end;
     unsigned long long value;
+    int shift = 0;
 
+    if (*text < '0' || *text > '9') {
+        return false;               /* strtoull would take a sign or spaces */
+    }
     errno = 0;
     value = strtoull(text, &end, 10);
-    if (end == text || 0 != errno || '-' == text[0]) {
+    if (0 != errno) {
         return false;
     }
     switch (*end) {
-    case 'K': case 'k': value <<= 10; ++end; break;
-    case 'M': case 'm': value <<= 20; ++end; break;
-    case 'G': case 'g': value <<= 30; ++end; break;
+    case 'K': case 'k': shift = 10; ++end; break;
+    case 'M': case 'm': shift = 20; ++end; break;
+    case 'G': case 'g': shift = 30; ++end; break;
     default: break;
     }
-    *bytes = value;
-    return '\0' == *end;
+    if ('\0' != *end || value > (UINT64_MAX >> shift)) {
+        return false;
+    }
+    *bytes = (uint64_t) value << shift;
+    return true;
 }
 
 static bool parse_bool(const char *text, bool *value)

@@ -17,6 +17,7 @@
 #include "ompi_config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "ompi/group/group.h"
@@ -110,8 +111,9 @@ static int alloc_maps(mca_coll_shmcico_net_t *net, int p)
     net->node_start = calloc((size_t) p + 1, sizeof(int));
     net->members = calloc((size_t) p, sizeof(int));
     net->leader = calloc((size_t) p, sizeof(int));
+    net->scratch = calloc(2 * (size_t) p, sizeof(int));
     return NULL == net->node_of || NULL == net->local_of || NULL == net->node_start
-        || NULL == net->members || NULL == net->leader ? ENOMEM : 0;
+        || NULL == net->members || NULL == net->leader || NULL == net->scratch ? ENOMEM : 0;
 }
 
 int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
@@ -175,5 +177,37 @@ void mca_coll_shmcico_net_release(mca_coll_shmcico_net_t *net)
     free(net->node_start);
     free(net->members);
     free(net->leader);
+    free(net->scratch);
     memset(net, 0, sizeof(*net));
+}
+
+int mca_coll_shmcico_net_unit(const mca_coll_shmcico_args_t *a, int p,
+                              mca_coll_shmcico_net_unit_t *unit)
+{
+    size_t count = a->layout.count;
+
+    unit->type = a->blocks_type;
+    unit->elements = 1;
+    if (NULL != a->layout.counts || 0 == count || (uint64_t) (p - 1) * count <= INT_MAX) {
+        return MPI_SUCCESS;
+    }
+    /* count <= INT_MAX: it came as an int */
+    if (OMPI_SUCCESS != ompi_datatype_create_contiguous((int) count, a->blocks_type,
+                                                        &unit->type)
+        || OMPI_SUCCESS != ompi_datatype_commit(&unit->type)) {
+        mca_coll_shmcico_net_unit_free(a, unit);
+        unit->elements = 0;
+        return MPI_ERR_NO_MEM;
+    }
+    unit->elements = count;
+    return MPI_SUCCESS;
+}
+
+void mca_coll_shmcico_net_unit_free(const mca_coll_shmcico_args_t *a,
+                                    mca_coll_shmcico_net_unit_t *unit)
+{
+    if (NULL != unit->type && unit->type != a->blocks_type) {
+        ompi_datatype_destroy(&unit->type);
+    }
+    unit->type = a->blocks_type;
 }

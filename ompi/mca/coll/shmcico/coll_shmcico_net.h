@@ -59,16 +59,40 @@ static inline const int *mca_coll_shmcico_net_members(const mca_coll_shmcico_net
     return net->members + net->node_start[n];
 }
 
-/** Counts and displacements (elements) of the blocks of ranks[0..k) in
- *  the call's buffer of blocks, in that order (ints, for an indexed
- *  datatype or a v-collective of the network stage). */
+/** What the network stage counts a call's blocks in, where it gives
+ *  their counts and displacements as ints (an indexed datatype, a
+ *  v-collective of the node stage): the blocks' datatype; or, for a
+ *  regular layout (Scatter, Gather, Allgather) whose displacements, rank
+ *  x count elements, pass INT_MAX, a datatype of one whole block, so that
+ *  they count blocks.  The datatype is in the process's own arguments
+ *  only: the signatures stay the same. */
+typedef struct mca_coll_shmcico_net_unit_t {
+    struct ompi_datatype_t *type;
+    size_t elements;                /**< elements of the blocks' datatype per unit;
+                                         0: the unit could not be made (no memory),
+                                         and the stage moves no block */
+} mca_coll_shmcico_net_unit_t;
+
+/** The unit of a call over p processes; MPI_SUCCESS, or MPI_ERR_NO_MEM
+ *  (then unit->elements is 0).  Free it with _unit_free(). */
+int mca_coll_shmcico_net_unit(const mca_coll_shmcico_args_t *a, int p,
+                              mca_coll_shmcico_net_unit_t *unit);
+void mca_coll_shmcico_net_unit_free(const mca_coll_shmcico_args_t *a,
+                                    mca_coll_shmcico_net_unit_t *unit);
+
+/** Counts and displacements (in units) of the blocks of ranks[0..k) in
+ *  the call's buffer of blocks, in that order. */
 static inline void mca_coll_shmcico_net_blocks(const mca_coll_shmcico_args_t *a,
+                                               const mca_coll_shmcico_net_unit_t *unit,
                                                const int *ranks, int k, int *counts,
                                                int *displs)
 {
     for (int i = 0; i < k; ++i) {
-        counts[i] = (int) mca_coll_shmcico_block_count(&a->layout, ranks[i]);
-        displs[i] = (int) mca_coll_shmcico_block_displ(&a->layout, ranks[i]);
+        counts[i] = 0 == unit->elements ? 0
+            : (int) (mca_coll_shmcico_block_count(&a->layout, ranks[i]) / unit->elements);
+        displs[i] = 0 == unit->elements ? 0
+            : (int) (mca_coll_shmcico_block_displ(&a->layout, ranks[i])
+                     / (ptrdiff_t) unit->elements);
     }
 }
 

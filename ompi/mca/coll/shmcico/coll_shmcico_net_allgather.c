@@ -28,19 +28,20 @@
 #include "coll_shmcico_net.h"
 
 /* the blocks of the given ranks where they lie in the receive buffer */
-static int blocks_type(const mca_coll_shmcico_args_t *a, const int *ranks, int k,
-                       int *scratch, struct ompi_datatype_t **type)
+static int blocks_type(const mca_coll_shmcico_args_t *a, const mca_coll_shmcico_net_unit_t *unit,
+                       const int *ranks, int k, int *scratch, struct ompi_datatype_t **type)
 {
     int *counts = scratch, *displs = scratch + k, rc;
 
-    mca_coll_shmcico_net_blocks(a, ranks, k, counts, displs);
-    rc = ompi_datatype_create_indexed(k, counts, displs, a->blocks_type, type);
+    mca_coll_shmcico_net_blocks(a, unit, ranks, k, counts, displs);
+    rc = ompi_datatype_create_indexed(k, counts, displs, unit->type, type);
     return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
 }
 
 /* step 1: the node's blocks into its leader's buffer */
 static int node_gather(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico_args_t *a,
-                       int me, int leader, int *scratch)
+                       const mca_coll_shmcico_net_unit_t *unit, int me, int leader,
+                       int *scratch)
 {
     struct ompi_communicator_t *node = net->node_comm;
     int k;
@@ -49,7 +50,7 @@ static int node_gather(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico
     int scount = (int) a->own_count;
     struct ompi_datatype_t *stype = a->own_type;
 
-    mca_coll_shmcico_net_blocks(a, members, k, scratch, scratch + k);
+    mca_coll_shmcico_net_blocks(a, unit, members, k, scratch, scratch + k);
     if (MPI_IN_PLACE == sbuf && me != leader) {
         /* its block is in its own buffer: it sends it from there */
         sbuf = mca_coll_shmcico_block_start(a->blocks_buf, &a->layout, a->blocks_type, me);
@@ -57,13 +58,14 @@ static int node_gather(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico
         stype = a->blocks_type;
     }
     return node->c_coll->coll_gatherv(sbuf, scount, stype, (void *) a->blocks_buf, scratch,
-                                      scratch + k, a->blocks_type, net->local_of[leader], node,
+                                      scratch + k, unit->type, net->local_of[leader], node,
                                       node->c_coll->coll_gatherv_module);
 }
 
 /* step 2: this node's blocks to every other leader, theirs from them */
 static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
-                    const mca_coll_shmcico_args_t *a, int *scratch)
+                    const mca_coll_shmcico_args_t *a, const mca_coll_shmcico_net_unit_t *unit,
+                    int *scratch)
 {
     int n = net->nnodes, k, nreqs = 0, rc = MPI_SUCCESS;
     struct ompi_datatype_t **types = calloc((size_t) n, sizeof(*types));
@@ -72,17 +74,19 @@ static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_
     rc = NULL == types || NULL == reqs ? MPI_ERR_NO_MEM : MPI_SUCCESS;
     for (int m = 0; m < n && MPI_SUCCESS == rc; ++m) {
         const int *members = mca_coll_shmcico_net_members(net, m, &k);
-        rc = blocks_type(a, members, k, scratch, &types[m]);
+        rc = blocks_type(a, unit, members, k, scratch, &types[m]);
     }
     for (int i = 1; i < n && MPI_SUCCESS == rc; ++i) {
         /* staggered, so that the leaders do not all send to one first */
         int to = (net->my_node + i) % n, from = (net->my_node - i + n) % n;
         rc = MCA_PML_CALL(irecv((void *) a->blocks_buf, 1, types[from], net->leader[from],
-                                MCA_COLL_BASE_TAG_ALLGATHERV, comm, &reqs[nreqs++]));
+                                MCA_COLL_BASE_TAG_ALLGATHERV, comm, &reqs[nreqs]));
+        nreqs += MPI_SUCCESS == rc;     /* a failed post leaves no request */
         rc = MPI_SUCCESS != rc ? rc
             : MCA_PML_CALL(isend((void *) a->blocks_buf, 1, types[net->my_node],
                                  net->leader[to], MCA_COLL_BASE_TAG_ALLGATHERV,
-                                 MCA_PML_BASE_SEND_STANDARD, comm, &reqs[nreqs++]));
+                                 MCA_PML_BASE_SEND_STANDARD, comm, &reqs[nreqs]));
+        nreqs += MPI_SUCCESS == rc;
     }
     if (NULL != reqs) {
         rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(reqs, nreqs));
@@ -99,7 +103,8 @@ static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_
 
 /* step 3: the whole buffer from the leader to its node */
 static int node_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
-                      const mca_coll_shmcico_args_t *a, int leader, int *scratch)
+                      const mca_coll_shmcico_args_t *a, const mca_coll_shmcico_net_unit_t *unit,
+                      int leader, int *scratch)
 {
     struct ompi_communicator_t *node = net->node_comm;
     struct ompi_datatype_t *all = NULL;
@@ -108,7 +113,7 @@ static int node_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communicato
     if (ompi_comm_size(node) < 2) {
         return MPI_SUCCESS;
     }
-    rc = blocks_type(a, net->members, ompi_comm_size(comm), scratch, &all);
+    rc = blocks_type(a, unit, net->members, ompi_comm_size(comm), scratch, &all);
     if (MPI_SUCCESS == rc) {
         rc = node->c_coll->coll_bcast((void *) a->blocks_buf, 1, all, net->local_of[leader],
                                       node, node->c_coll->coll_bcast_module);
@@ -124,19 +129,19 @@ int mca_coll_shmcico_net_allgather(const mca_coll_shmcico_args_t *a,
                                    mca_coll_shmcico_module_t *module)
 {
     const mca_coll_shmcico_net_t *net = &module->net;
-    int me = ompi_comm_rank(comm), leader = net->leader[net->my_node], rc;
-    int *scratch = malloc(2 * (size_t) ompi_comm_size(comm) * sizeof(int));
+    int me = ompi_comm_rank(comm), leader = net->leader[net->my_node];
+    mca_coll_shmcico_net_unit_t unit;
+    int rc = mca_coll_shmcico_net_unit(a, ompi_comm_size(comm), &unit);
 
-    if (NULL == scratch) {
-        return MPI_ERR_NO_MEM;
-    }
     /* every step runs whatever happened before it, so that every process
      * stays in step: a process whose counts are wrong gets its error */
-    rc = node_gather(net, a, me, leader, scratch);
+    rc = mca_coll_shmcico_net_first_error(rc, node_gather(net, a, &unit, me, leader,
+                                                          net->scratch));
     if (me == leader) {
-        rc = mca_coll_shmcico_net_first_error(rc, exchange(net, comm, a, scratch));
+        rc = mca_coll_shmcico_net_first_error(rc, exchange(net, comm, a, &unit, net->scratch));
     }
-    rc = mca_coll_shmcico_net_first_error(rc, node_bcast(net, comm, a, leader, scratch));
-    free(scratch);
+    rc = mca_coll_shmcico_net_first_error(rc, node_bcast(net, comm, a, &unit, leader,
+                                                         net->scratch));
+    mca_coll_shmcico_net_unit_free(a, &unit);
     return rc;
 }

@@ -41,15 +41,16 @@ static size_t type_size(struct ompi_datatype_t *dtype)
     return size;
 }
 
-/* counts and displacements (elements) of node n's blocks in the root's
+/* counts and displacements (units) of node n's blocks in the root's
  * buffer of blocks, in node order */
 static void node_layout(const mca_coll_shmcico_net_t *net, int n,
-                        const mca_coll_shmcico_args_t *a, int *counts, int *displs)
+                        const mca_coll_shmcico_args_t *a,
+                        const mca_coll_shmcico_net_unit_t *unit, int *counts, int *displs)
 {
     int k;
     const int *members = mca_coll_shmcico_net_members(net, n, &k);
 
-    mca_coll_shmcico_net_blocks(a, members, k, counts, displs);
+    mca_coll_shmcico_net_blocks(a, unit, members, k, counts, displs);
 }
 
 /* What a call keeps per member of this process's node: the node stage's
@@ -250,11 +251,16 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
                                  &sends[nsends]));
         nsends += MPI_SUCCESS == rc;
     }
-    node_layout(net, net->my_node, a, counts, displs);
     {
-        int node_rc = node_scatterv(net, a->blocks_buf, counts, displs, a->blocks_type, a,
-                                    true, a->root);
+        mca_coll_shmcico_net_unit_t unit;
+        int node_rc = mca_coll_shmcico_net_unit(a, ompi_comm_size(comm), &unit);
+
         rc = mca_coll_shmcico_net_first_error(rc, node_rc);
+        node_layout(net, net->my_node, a, &unit, counts, displs);
+        node_rc = node_scatterv(net, a->blocks_buf, counts, displs, unit.type, a, true,
+                                a->root);
+        rc = mca_coll_shmcico_net_first_error(rc, node_rc);
+        mca_coll_shmcico_net_unit_free(a, &unit);
     }
     if (NULL != sends) {
         int wrc = mca_coll_shmcico_net_wait(sends, nsends);
@@ -517,11 +523,13 @@ static int receive_node(const mca_coll_shmcico_net_t *net, struct ompi_communica
 static int gather_root(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                        const mca_coll_shmcico_args_t *a, int *counts, int *displs)
 {
-    int rc;
+    mca_coll_shmcico_net_unit_t unit;
+    int rc = mca_coll_shmcico_net_unit(a, ompi_comm_size(comm), &unit);
 
-    node_layout(net, net->my_node, a, counts, displs);
-    rc = node_gatherv(net, a, true, (void *) a->blocks_buf, counts, displs, a->blocks_type,
-                      a->root);
+    node_layout(net, net->my_node, a, &unit, counts, displs);
+    rc = mca_coll_shmcico_net_first_error(rc, node_gatherv(net, a, true, (void *) a->blocks_buf,
+                                                           counts, displs, unit.type, a->root));
+    mca_coll_shmcico_net_unit_free(a, &unit);
     for (int i = 1; i < net->nnodes; ++i) {
         int node_rc = receive_node(net, comm, a, (net->my_node + i) % net->nnodes);
         rc = mca_coll_shmcico_net_first_error(rc, node_rc);

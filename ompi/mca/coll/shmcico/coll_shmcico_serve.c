@@ -167,6 +167,15 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
     return error;
 }
 
+/* MPI_IN_PLACE where MPI gives it no meaning (a Bcast, a Scatter(v) or
+ * Gather(v) process other than the root): Open MPI's argument checks
+ * catch it unless mpi_param_check is 0 */
+static bool in_place_wrong(const mca_coll_shmcico_args_t *a, int me)
+{
+    return MPI_IN_PLACE == a->own_buf && is_rooted(a->op)
+        && (MCA_COLL_SHMCICO_OP_BCAST == a->op || me != a->root);
+}
+
 /* this process's own buffer, as block p (empty when its arguments are
  * bad), probed when it goes to other processes (*cold counts it when
  * cold); MPI_IN_PLACE leaves none, but an Allgather(v) sends its block
@@ -177,9 +186,10 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
     const void *buf = a->own_buf;
     size_t count = a->own_count;
     struct ompi_datatype_t *type = a->own_type;
+    bool wrong = in_place_wrong(a, me);
     int error;
 
-    *none = MPI_IN_PLACE == buf;
+    *none = MPI_IN_PLACE == buf && !wrong;
     if (*none && is_rooted(a->op)) {
         return MPI_SUCCESS;
     }
@@ -188,7 +198,7 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         count = mca_coll_shmcico_block_count(&a->layout, me);
         type = a->blocks_type;
     }
-    error = mca_coll_shmcico_check_buffer(buf, (int) count, type);
+    error = wrong ? MPI_ERR_ARG : mca_coll_shmcico_check_buffer(buf, (int) count, type);
     if (MPI_SUCCESS != error) {
         buf = NULL;
         count = 0;
