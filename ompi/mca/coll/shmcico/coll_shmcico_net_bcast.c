@@ -260,18 +260,19 @@ static int send_on(struct ompi_communicator_t *comm, net_stream_t *s, const tree
 }
 
 /* a leader below the root's node: chunk c is here, chunk c + 1 is asked
- * for (into the stage that held chunk c - 1, whose sends end first) */
+ * for (into the stage that held chunk c - 1, whose sends end first: their
+ * error goes to *out_rc) */
 static int receive_next(struct ompi_communicator_t *comm, net_stream_t *s, const tree_t *t,
                         size_t c, ompi_request_t **recv, ompi_request_t *sends[2][MAX_CHILDREN],
-                        int *nsends)
+                        int *nsends, int *out_rc)
 {
     int rc = c > 0 ? mca_coll_shmcico_net_wait(recv, 1) : MPI_SUCCESS;
 
     if (c + 1 < nchunks(s) && MPI_SUCCESS == rc) {
-        rc = wait_sends(sends[(c + 1) % 2], &nsends[(c + 1) % 2]);
-        rc = MPI_SUCCESS != rc ? rc
-            : MCA_PML_CALL(irecv(chunk_at(s, c + 1), chunk_len(s, c + 1), MPI_BYTE, t->parent,
-                                 MCA_COLL_BASE_TAG_BCAST, comm, recv));
+        *out_rc = mca_coll_shmcico_net_first_error(*out_rc, wait_sends(sends[(c + 1) % 2],
+                                                                       &nsends[(c + 1) % 2]));
+        rc = MCA_PML_CALL(irecv(chunk_at(s, c + 1), chunk_len(s, c + 1), MPI_BYTE, t->parent,
+                                MCA_COLL_BASE_TAG_BCAST, comm, recv));
     }
     return rc;
 }
@@ -279,36 +280,39 @@ static int receive_next(struct ompi_communicator_t *comm, net_stream_t *s, const
 /* a leader: the first chunk (the root has it), then each chunk received,
  * passed on to the child nodes, broadcast in the node, drained into the
  * user's buffer.  The node's steps run whatever the network did, so that
- * the node stays in step. */
+ * the node stays in step; and a leader whose sends on failed still
+ * receives every chunk, so that no receive outlives the call and none of
+ * its parent's chunks is left for the next call. */
 static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                         net_stream_t *s, const tree_t *t)
 {
     ompi_request_t *recv = MPI_REQUEST_NULL, *sends[2][MAX_CHILDREN];
-    int nsends[2] = { 0, 0 }, me = ompi_comm_rank(comm), net_rc, node_rc;
+    int nsends[2] = { 0, 0 }, me = ompi_comm_rank(comm), in_rc, out_rc = MPI_SUCCESS, node_rc;
     bool root = t->parent < 0;
 
-    net_rc = root ? (0 == staged(s) ? MPI_SUCCESS : MPI_ERR_NO_MEM)
-                  : receive_first(comm, t->parent, s);
+    in_rc = root ? (0 == staged(s) ? MPI_SUCCESS : MPI_ERR_NO_MEM)
+                 : receive_first(comm, t->parent, s);
     node_rc = node_bcast(net, &s->expected, sizeof(s->expected), me);
-    for (size_t c = 0; MPI_ERR_NO_MEM != net_rc && c < nchunks(s); ++c) {
-        if (!root && MPI_SUCCESS == net_rc) {
-            net_rc = receive_next(comm, s, t, c, &recv, sends, nsends);
+    for (size_t c = 0; MPI_ERR_NO_MEM != in_rc && c < nchunks(s); ++c) {
+        if (!root && MPI_SUCCESS == in_rc) {
+            in_rc = receive_next(comm, s, t, c, &recv, sends, nsends, &out_rc);
         }
         if (root) {
-            net_rc = mca_coll_shmcico_net_first_error(net_rc, wait_sends(sends[c % 2],
+            out_rc = mca_coll_shmcico_net_first_error(out_rc, wait_sends(sends[c % 2],
                                                                          &nsends[c % 2]));
             fill(s, c);
         }
-        if (MPI_SUCCESS == net_rc) {
-            net_rc = send_on(comm, s, t, c, sends[c % 2], &nsends[c % 2]);
+        if (MPI_SUCCESS == in_rc && MPI_SUCCESS == out_rc) {
+            out_rc = send_on(comm, s, t, c, sends[c % 2], &nsends[c % 2]);
         }
         node_rc = mca_coll_shmcico_net_first_error(node_rc, node_bcast(net, chunk_at(s, c),
                                                                        chunk_len(s, c), me));
         drain(s, c);
     }
-    net_rc = mca_coll_shmcico_net_first_error(net_rc, wait_sends(sends[0], &nsends[0]));
-    net_rc = mca_coll_shmcico_net_first_error(net_rc, wait_sends(sends[1], &nsends[1]));
-    return mca_coll_shmcico_net_first_error(net_rc, node_rc);
+    out_rc = mca_coll_shmcico_net_first_error(out_rc, wait_sends(sends[0], &nsends[0]));
+    out_rc = mca_coll_shmcico_net_first_error(out_rc, wait_sends(sends[1], &nsends[1]));
+    return mca_coll_shmcico_net_first_error(mca_coll_shmcico_net_first_error(in_rc, out_rc),
+                                            node_rc);
 }
 
 /* a process that is not its node's leader: the count, then the chunks */
