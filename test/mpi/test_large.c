@@ -75,24 +75,58 @@ static unsigned char big_value(int rank, size_t i)
     return (unsigned char) ((size_t) rank * 31 + i % 251);
 }
 
+/* bytes, or the job ends: the other processes would wait in the call */
+static void *must_alloc(size_t bytes, int rank, const char *what)
+{
+    void *p = malloc(bytes);
+
+    if (NULL == p) {
+        fprintf(stderr, "test_large: rank %d: no memory for the %s\n", rank, what);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return p;
+}
+
+static void fill_block(unsigned char *block, size_t bytes, int rank)
+{
+    for (size_t i = 0; i < bytes; ++i) {
+        block[i] = big_value(rank, i);
+    }
+}
+
+/* block holds rank's bytes: checked, what = the call */
+static void check_block(const unsigned char *block, size_t bytes, int rank, const char *what)
+{
+    size_t i = 0;
+
+    while (i < bytes && block[i] == big_value(rank, i)) {
+        ++i;
+    }
+    ST_CHECK(i == bytes, "%s: block of rank %d wrong at byte %zu", what, rank, i);
+}
+
+static void fill_big(unsigned char *block, int rank)
+{
+    fill_block(block, BIG_BYTES, rank);
+}
+
+static void check_big(const unsigned char *block, int rank, const char *what)
+{
+    check_block(block, BIG_BYTES, rank, what);
+}
+
 /* An Allgather of one block of 2^31 + 13 bytes from every process: one
  * chunk by single copy, more than the kernel moves in one call. */
 static void check_allgather(int rank, int size)
 {
-    unsigned char *mine = malloc(BIG_BYTES), *all = malloc((size_t) size * BIG_BYTES);
+    unsigned char *mine = must_alloc(BIG_BYTES, rank, "allgather");
+    unsigned char *all = must_alloc((size_t) size * BIG_BYTES, rank, "allgather");
     unsigned long long served = st_counter("allgather_served");
     unsigned long long single = st_counter("allgather_single_copy");
     MPI_Datatype big = big_type();
     int err;
 
-    if (NULL == mine || NULL == all) {
-        /* the other processes would wait in the Allgather */
-        fprintf(stderr, "test_large: rank %d: no memory for the allgather\n", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    for (size_t i = 0; i < BIG_BYTES; ++i) {
-        mine[i] = big_value(rank, i);
-    }
+    fill_big(mine, rank);
     err = MPI_Allgather(mine, 1, big, all, 1, big, MPI_COMM_WORLD);
     ST_CHECK(MPI_SUCCESS == err, "allgather error %d", err);
     ST_CHECK(1 == st_counter("allgather_served") - served, "allgather not served by shmcico");
@@ -103,11 +137,7 @@ static void check_allgather(int rank, int size)
              st_counter("allgather_single_copy") - single,
              st_counter("single_copy_comms") > 0 ? "on" : "refused");
     for (int b = 0; MPI_SUCCESS == err && b < size; ++b) {
-        size_t i = 0;
-        while (i < BIG_BYTES && all[(size_t) b * BIG_BYTES + i] == big_value(b, i)) {
-            ++i;
-        }
-        ST_CHECK(i == BIG_BYTES, "allgather at rank %d: block %d wrong at byte %zu", rank, b, i);
+        check_big(all + (size_t) b * BIG_BYTES, b, "allgather");
     }
     MPI_Type_free(&big);
     free(mine);
@@ -120,42 +150,10 @@ static int single_works(void)
     return st_counter("single_copy_comms") > 0;
 }
 
-static void fill_big(unsigned char *block, int rank)
-{
-    for (size_t i = 0; i < BIG_BYTES; ++i) {
-        block[i] = big_value(rank, i);
-    }
-}
-
-/* block holds rank's bytes: checked, what = the call */
-static void check_big(const unsigned char *block, int rank, const char *what)
-{
-    size_t i = 0;
-
-    while (i < BIG_BYTES && block[i] == big_value(rank, i)) {
-        ++i;
-    }
-    ST_CHECK(i == BIG_BYTES, "%s: block of rank %d wrong at byte %zu", what, rank, i);
-}
-
-/* the call of op on comm was served, by single copy (single) or through
- * the queues, since the counters' values s0 and q0 */
-static void check_served_by(const char *op, int single, unsigned long long v0,
-                            unsigned long long s0, unsigned long long q0)
-{
-    char name[64];
-    unsigned long long v, s, q;
-
-    snprintf(name, sizeof(name), "%s_served", op);
-    v = st_counter(name) - v0;
-    snprintf(name, sizeof(name), "%s_single_copy", op);
-    s = st_counter(name) - s0;
-    snprintf(name, sizeof(name), "%s_queue", op);
-    q = st_counter(name) - q0;
-    ST_CHECK(1 == v && s == (unsigned) single && q == (unsigned) !single,
-             "%s of 2^31 + 13 bytes: served +%llu, single copy +%llu, queue +%llu; expected "
-             "+1 +%d +%d", op, v, s, q, single, !single);
-}
+/* an operation's counters: calls served, by single copy, through the queues */
+typedef struct served_t {
+    unsigned long long served, single, queue;
+} served_t;
 
 static unsigned long long counter_of(const char *op, const char *what)
 {
@@ -165,26 +163,40 @@ static unsigned long long counter_of(const char *op, const char *what)
     return st_counter(name);
 }
 
+static served_t served_now(const char *op)
+{
+    return (served_t) { counter_of(op, "served"), counter_of(op, "single_copy"),
+                        counter_of(op, "queue") };
+}
+
+/* one call of op was served since before, by single copy (single) or
+ * through the queues */
+static void check_served_by(const char *op, int single, served_t before)
+{
+    served_t now = served_now(op);
+    unsigned long long v = now.served - before.served, s = now.single - before.single;
+    unsigned long long q = now.queue - before.queue;
+
+    ST_CHECK(1 == v && s == (unsigned) single && q == (unsigned) !single,
+             "%s of 2^31 + 13 bytes: served +%llu, single copy +%llu, queue +%llu; expected "
+             "+1 +%d +%d", op, v, s, q, single, !single);
+}
+
 /* A Bcast of 2^31 + 13 bytes from rank 0 on comm, by single copy or not */
 static void check_bcast(MPI_Comm comm, int rank, int single, const char *what)
 {
-    unsigned char *data = malloc(BIG_BYTES);
-    unsigned long long v0 = counter_of("bcast", "served");
-    unsigned long long s0 = counter_of("bcast", "single_copy"), q0 = counter_of("bcast", "queue");
+    unsigned char *data = must_alloc(BIG_BYTES, rank, "bcast");
+    served_t before = served_now("bcast");
     MPI_Datatype big = big_type();
     int err;
 
-    if (NULL == data) {
-        fprintf(stderr, "test_large: rank %d: no memory for the bcast\n", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
     memset(data, 0, BIG_BYTES);
     if (0 == rank) {
         fill_big(data, 0);
     }
     err = MPI_Bcast(data, 1, big, 0, comm);
     ST_CHECK(MPI_SUCCESS == err, "%s: error %d", what, err);
-    check_served_by("bcast", single, v0, s0, q0);
+    check_served_by("bcast", single, before);
     check_big(data, 0, what);
     MPI_Type_free(&big);
     free(data);
@@ -194,36 +206,28 @@ static void check_bcast(MPI_Comm comm, int rank, int single, const char *what)
  * 2^31 + 13 bytes per process, by single copy where it works */
 static void check_scatter_gather(int rank, int size)
 {
-    unsigned char *mine = malloc(BIG_BYTES), *all = NULL;
+    unsigned char *mine = must_alloc(BIG_BYTES, rank, "scatter"), *all = NULL;
     MPI_Datatype big = big_type();
-    unsigned long long v0, s0, q0;
+    served_t before;
     int err;
 
-    all = 0 == rank ? malloc((size_t) size * BIG_BYTES) : NULL;
-    if (NULL == mine || (0 == rank && NULL == all)) {
-        fprintf(stderr, "test_large: rank %d: no memory for the scatter\n", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    all = 0 == rank ? must_alloc((size_t) size * BIG_BYTES, rank, "scatter") : NULL;
     for (int b = 0; 0 == rank && b < size; ++b) {
         fill_big(all + (size_t) b * BIG_BYTES, b);
     }
     memset(mine, 0, BIG_BYTES);
-    v0 = counter_of("scatter", "served");
-    s0 = counter_of("scatter", "single_copy");
-    q0 = counter_of("scatter", "queue");
+    before = served_now("scatter");
     err = MPI_Scatter(all, 1, big, mine, 1, big, 0, MPI_COMM_WORLD);
     ST_CHECK(MPI_SUCCESS == err, "scatter error %d", err);
-    check_served_by("scatter", single_works(), v0, s0, q0);
+    check_served_by("scatter", single_works(), before);
     check_big(mine, rank, "scatter");
     if (0 == rank) {
         memset(all, 0, (size_t) size * BIG_BYTES);
     }
-    v0 = counter_of("gather", "served");
-    s0 = counter_of("gather", "single_copy");
-    q0 = counter_of("gather", "queue");
+    before = served_now("gather");
     err = MPI_Gather(mine, 1, big, all, 1, big, 0, MPI_COMM_WORLD);
     ST_CHECK(MPI_SUCCESS == err, "gather error %d", err);
-    check_served_by("gather", single_works(), v0, s0, q0);
+    check_served_by("gather", single_works(), before);
     for (int b = 0; 0 == rank && b < size; ++b) {
         check_big(all + (size_t) b * BIG_BYTES, b, "gather");
     }
@@ -299,19 +303,9 @@ static void check_across(int rank, int size, const int *counts, const char *what
 
 #define REGULAR_BYTES ((size_t) 715827883)    /* 3 x this > 2^31 - 1 */
 
-static unsigned char regular_value(int rank, size_t i)
-{
-    return (unsigned char) ((size_t) rank * 17 + i % 253);
-}
-
 static void check_regular(const unsigned char *block, int rank, const char *what)
 {
-    size_t i = 0;
-
-    while (i < REGULAR_BYTES && block[i] == regular_value(rank, i)) {
-        ++i;
-    }
-    ST_CHECK(i == REGULAR_BYTES, "%s: block of rank %d wrong at byte %zu", what, rank, i);
+    check_block(block, REGULAR_BYTES, rank, what);
 }
 
 /* Gather to rank 2, Scatter from it, and Allgather, of REGULAR_BYTES
@@ -319,18 +313,13 @@ static void check_regular(const unsigned char *block, int rank, const char *what
  * past 2^31 bytes into the buffer of blocks */
 static void check_regular_across(int rank, int size)
 {
-    unsigned char *mine = malloc(REGULAR_BYTES), *all = malloc((size_t) size * REGULAR_BYTES);
+    unsigned char *mine = must_alloc(REGULAR_BYTES, rank, "regular blocks");
+    unsigned char *all = must_alloc((size_t) size * REGULAR_BYTES, rank, "regular blocks");
     unsigned long long g0 = st_counter("gather_multinode"), s0 = st_counter("scatter_multinode");
     unsigned long long a0 = st_counter("allgather_multinode");
     int err;
 
-    if (NULL == mine || NULL == all) {
-        fprintf(stderr, "test_large: rank %d: no memory (regular blocks)\n", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    for (size_t i = 0; i < REGULAR_BYTES; ++i) {
-        mine[i] = regular_value(rank, i);
-    }
+    fill_block(mine, REGULAR_BYTES, rank);
     err = MPI_Gather(mine, (int) REGULAR_BYTES, MPI_BYTE, all, (int) REGULAR_BYTES, MPI_BYTE, 2,
                      MPI_COMM_WORLD);
     ST_CHECK(MPI_SUCCESS == err && 1 == st_counter("gather_multinode") - g0,
