@@ -115,7 +115,7 @@ static uint64_t own_streams(const vcall *v, size_t bytes)
  * streaming stores as the glue's rule by size says */
 static void mark_own_dst(const vcall *v, mca_coll_shmcico_stream_t *dst)
 {
-    dst->streaming = 0 != own_streams(v, dst->length);
+    dst->own_streaming = 0 != own_streams(v, dst->length);
 }
 
 /* blocks in reverse rank order, 13 bytes apart */

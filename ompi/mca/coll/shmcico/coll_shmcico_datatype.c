@@ -121,6 +121,7 @@ void mca_coll_shmcico_dstream_init(mca_coll_shmcico_dstream_t *dstream,
     dstream->carry_off = 0;
     stream->contig = NULL;
     stream->streaming = false;
+    stream->own_streaming = false;
     stream->length = type_size * count;
     stream->done = 0;
     stream->pack = convertor_pack;

@@ -307,7 +307,7 @@ static bool step_all(mca_coll_shmcico_call_t *call, bool help)
 static bool own_streams(const mca_coll_shmcico_stream_t *src,
                         const mca_coll_shmcico_stream_t *dst)
 {
-    return dst->streaming && NULL != src->contig && NULL != dst->contig;
+    return dst->own_streaming && NULL != src->contig && NULL != dst->contig;
 }
 
 static bool step_own(mca_coll_shmcico_call_t *call)

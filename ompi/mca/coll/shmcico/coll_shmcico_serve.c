@@ -113,9 +113,11 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
 
     mca_coll_shmcico_dstream_init(&module->streams[i], buf, count, dtype, sending);
     bytes = module->streams[i].stream.length;
-    module->streams[i].stream.streaming = NULL != module->streams[i].stream.contig
-        && (sending ? mca_coll_shmcico_streaming_by_size(module, bytes)
-                    : mca_coll_shmcico_own_streaming_by_size(module, op, bytes));
+    module->streams[i].stream.streaming = sending && NULL != module->streams[i].stream.contig
+        && mca_coll_shmcico_streaming_by_size(module, bytes);
+    module->streams[i].stream.own_streaming = !sending
+        && NULL != module->streams[i].stream.contig
+        && mca_coll_shmcico_own_streaming_by_size(module, op, bytes);
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream };
     if (mca_coll_shmcico_single_by_size(module, op, bytes)
         && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,

@@ -35,9 +35,11 @@ typedef size_t (*mca_coll_shmcico_stream_fn_t)(mca_coll_shmcico_stream_t *stream
 
 struct mca_coll_shmcico_stream_t {
     unsigned char *contig;          /**< non-NULL: contiguous bytes */
-    bool streaming;                 /**< contig is written with streaming stores where this
-                                         process copies it whole: a sender's into the
-                                         slots, a receiver's own block into it */
+    bool streaming;                 /**< a sender's contig goes into the slots with
+                                         streaming stores */
+    bool own_streaming;             /**< a receiver's contig takes this process's own
+                                         block with streaming stores, if it is its
+                                         destination */
     size_t length;
     size_t done;
     mca_coll_shmcico_stream_fn_t pack;     /**< user buffer -> shm */
@@ -136,6 +138,7 @@ static inline void mca_coll_shmcico_stream_contig(mca_coll_shmcico_stream_t *str
 {
     stream->contig = (unsigned char *) bytes;
     stream->streaming = false;
+    stream->own_streaming = false;
     stream->length = length;
     stream->done = 0;
     stream->pack = NULL;
