@@ -246,15 +246,18 @@ static int wait_sends(ompi_request_t **sends, int *nsends)
     return rc;
 }
 
-/* chunk c reached this leader (or is the root's): on to the child nodes */
+/* chunk c reached this leader (or is the root's): on to every child node,
+ * also after a send to one of them failed (the others wait for it); the
+ * first error */
 static int send_on(struct ompi_communicator_t *comm, net_stream_t *s, const tree_t *t, size_t c,
                    ompi_request_t **sends, int *nsends)
 {
     int rc = MPI_SUCCESS;
 
-    for (int i = 0; i < t->nchildren && MPI_SUCCESS == rc; ++i) {
-        rc = send_chunk(comm, t->children[i], s, c, &sends[*nsends]);
-        *nsends += MPI_SUCCESS == rc;
+    for (int i = 0; i < t->nchildren; ++i) {
+        int src = send_chunk(comm, t->children[i], s, c, &sends[*nsends]);
+        *nsends += MPI_SUCCESS == src;
+        rc = mca_coll_shmcico_net_first_error(rc, src);
     }
     return rc;
 }
@@ -281,8 +284,9 @@ static int receive_next(struct ompi_communicator_t *comm, net_stream_t *s, const
  * passed on to the child nodes, broadcast in the node, drained into the
  * user's buffer.  The node's steps run whatever the network did, so that
  * the node stays in step; and a leader whose sends on failed still
- * receives every chunk, so that no receive outlives the call and none of
- * its parent's chunks is left for the next call. */
+ * receives every chunk and sends it to the other child nodes, so that no
+ * receive outlives the call, none of its parent's chunks is left for the
+ * next call and no other child waits for good. */
 static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                         net_stream_t *s, const tree_t *t)
 {
@@ -302,8 +306,10 @@ static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communica
                                                                          &nsends[c % 2]));
             fill(s, c);
         }
-        if (MPI_SUCCESS == in_rc && MPI_SUCCESS == out_rc) {
-            out_rc = send_on(comm, s, t, c, sends[c % 2], &nsends[c % 2]);
+        if (MPI_SUCCESS == in_rc) {
+            out_rc = mca_coll_shmcico_net_first_error(out_rc, send_on(comm, s, t, c,
+                                                                      sends[c % 2],
+                                                                      &nsends[c % 2]));
         }
         node_rc = mca_coll_shmcico_net_first_error(node_rc, node_bcast(net, chunk_at(s, c),
                                                                        chunk_len(s, c), me));
