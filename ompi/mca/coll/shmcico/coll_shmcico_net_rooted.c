@@ -32,6 +32,7 @@
 #include "ompi/mca/pml/pml.h"
 
 #include "coll_shmcico_net.h"
+#include "coll_shmcico_net_apart.h"
 
 static size_t type_size(struct ompi_datatype_t *dtype)
 {
@@ -81,102 +82,6 @@ static void per_member_free(per_member_t *m)
 }
 
 /* ------------------------------------------------------------------ */
-/* Blocks apart                                                         */
-
-/* A node stage is a Scatterv or Gatherv of MPI_BYTE, whose counts and
- * displacements are ints.  A block of more than INT_MAX / k bytes (k
- * processes on the node) goes between its process and the leader in a
- * message of its own on the user's communicator, and counts 0 in the
- * node stage; the k blocks that stay add up to at most INT_MAX.  Both
- * sides judge the size its sender has, which the node stage of sizes
- * told the other, so they agree. */
-static bool apart(uint64_t bytes, int k)
-{
-    return bytes > (uint64_t) INT_MAX / (uint64_t) k;
-}
-
-/* The node stage's counts and displacements (bytes) for blocks of
- * sizes[0 .. k): the blocks apart count 0, the others lie back to back
- * in node order.  Returns whether any block is apart; *staged is the
- * bytes of the others. */
-static bool stage_layout(const uint64_t *sizes, int k, int *counts, int *displs,
-                         size_t *staged)
-{
-    bool any = false;
-
-    *staged = 0;
-    for (int i = 0; i < k; ++i) {
-        bool out = apart(sizes[i], k);
-        counts[i] = out ? 0 : (int) sizes[i];
-        displs[i] = (int) *staged;
-        *staged += (size_t) counts[i];
-        any |= out;
-    }
-    return any;
-}
-
-/* Copy the staged blocks between the node stage's buffer and their
- * places among all the blocks in node order (to_blocks: a Gather). */
-static void restage(char *blocks, char *stage, const uint64_t *sizes, const int *counts,
-                    const int *displs, int k, bool to_blocks)
-{
-    size_t at = 0;
-
-    for (int i = 0; i < k; at += sizes[i++]) {
-        if (to_blocks) {
-            memcpy(blocks + at, stage + displs[i], (size_t) counts[i]);
-        } else {
-            memcpy(stage + displs[i], blocks + at, (size_t) counts[i]);
-        }
-    }
-}
-
-/* The node stage's buffer: the blocks themselves when none is apart,
- * otherwise a buffer of the staged ones (NULL when out of memory). */
-static char *stage_of(char *blocks, bool any, size_t staged)
-{
-    return NULL == blocks || !any ? blocks : malloc(staged + 1);
-}
-
-/* The messages of the blocks apart of this node between the leader and
- * their processes (receive: a Gather), into reqs; the leader's own
- * block is packed or unpacked in place.  Returns the requests posted,
- * and *rc the first error. */
-static int post_apart(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
-                      const mca_coll_shmcico_args_t *a, char *blocks, const uint64_t *sizes,
-                      bool receive, ompi_request_t **reqs, int *rc)
-{
-    int k, n = 0, me = ompi_comm_rank(comm);
-    const int *members = mca_coll_shmcico_net_members(net, net->my_node, &k);
-    size_t at = 0;
-
-    for (int i = 0; i < k; at += sizes[i++]) {
-        int step_rc = MPI_SUCCESS;
-        if (!apart(sizes[i], k)) {
-            continue;
-        } else if (members[i] == me && receive) {
-            (void) mca_coll_shmcico_pack(blocks + at, a->own_buf, a->own_count, a->own_type);
-        } else if (members[i] == me) {
-            uint64_t room = a->own_count * type_size(a->own_type);
-            step_rc = sizes[i] > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-            (void) mca_coll_shmcico_unpack(blocks + at, sizes[i] < room ? sizes[i] : room,
-                                           (void *) a->own_buf, a->own_count, a->own_type);
-        } else if (receive) {
-            step_rc = MCA_PML_CALL(irecv(blocks + at, sizes[i], MPI_BYTE, members[i],
-                                         MCA_COLL_BASE_TAG_GATHERV, comm, &reqs[n]));
-            n += MPI_SUCCESS == step_rc;
-        } else {
-            step_rc = MCA_PML_CALL(isend(blocks + at, sizes[i], MPI_BYTE, members[i],
-                                         MCA_COLL_BASE_TAG_SCATTERV,
-                                         MCA_PML_BASE_SEND_STANDARD, comm, &reqs[n]));
-            n += MPI_SUCCESS == step_rc;
-        }
-        *rc = mca_coll_shmcico_net_first_error(*rc, step_rc);
-    }
-    return n;
-}
-
-/* ------------------------------------------------------------------ */
 /* Scatter                                                              */
 
 /* node n's message: the sizes of its blocks, then the blocks */
@@ -219,6 +124,19 @@ static int node_scatterv(const mca_coll_shmcico_net_t *net, const void *sbuf, co
                                        node->c_coll->coll_scatterv_module);
 }
 
+/* the node stage of a Gather(v); own: whether this process's block goes
+ * through it (not apart) */
+static int node_gatherv(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico_args_t *a,
+                        bool own, void *rbuf, const int *counts, const int *displs,
+                        struct ompi_datatype_t *rtype, int leader)
+{
+    struct ompi_communicator_t *node = net->node_comm;
+
+    return node->c_coll->coll_gatherv(a->own_buf, own ? (int) a->own_count : 0, a->own_type,
+                                      rbuf, counts, displs, rtype, net->local_of[leader], node,
+                                      node->c_coll->coll_gatherv_module);
+}
+
 /* the node stage of sizes on another node than the root's: each member
  * learns the bytes of its block as the root packed it */
 static int node_scatter_sizes(const mca_coll_shmcico_net_t *net, const uint64_t *sizes,
@@ -229,6 +147,22 @@ static int node_scatter_sizes(const mca_coll_shmcico_net_t *net, const uint64_t 
     return node->c_coll->coll_scatter(sizes, 1, MPI_UINT64_T, mine, 1, MPI_UINT64_T,
                                       net->local_of[leader], node,
                                       node->c_coll->coll_scatter_module);
+}
+
+/* the root's own node, from (scatter) or into its buffer of blocks */
+static int root_node(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                     const mca_coll_shmcico_args_t *a, int *counts, int *displs, bool scatter)
+{
+    mca_coll_shmcico_net_unit_t unit;
+    int rc = mca_coll_shmcico_net_unit(a, ompi_comm_size(comm), &unit);
+
+    node_layout(net, net->my_node, a, &unit, counts, displs);
+    rc = mca_coll_shmcico_net_first_error(rc, scatter
+        ? node_scatterv(net, a->blocks_buf, counts, displs, unit.type, a, true, a->root)
+        : node_gatherv(net, a, true, (void *) a->blocks_buf, counts, displs, unit.type,
+                       a->root));
+    mca_coll_shmcico_net_unit_free(a, &unit);
+    return rc;
 }
 
 /* the root: one message to every other node, its own node from its buffer */
@@ -251,20 +185,9 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
                                  &sends[nsends]));
         nsends += MPI_SUCCESS == rc;
     }
-    {
-        mca_coll_shmcico_net_unit_t unit;
-        int node_rc = mca_coll_shmcico_net_unit(a, ompi_comm_size(comm), &unit);
-
-        rc = mca_coll_shmcico_net_first_error(rc, node_rc);
-        node_layout(net, net->my_node, a, &unit, counts, displs);
-        node_rc = node_scatterv(net, a->blocks_buf, counts, displs, unit.type, a, true,
-                                a->root);
-        rc = mca_coll_shmcico_net_first_error(rc, node_rc);
-        mca_coll_shmcico_net_unit_free(a, &unit);
-    }
+    rc = mca_coll_shmcico_net_first_error(rc, root_node(net, comm, a, counts, displs, true));
     if (NULL != sends) {
-        int wrc = mca_coll_shmcico_net_wait(sends, nsends);
-        rc = mca_coll_shmcico_net_first_error(rc, wrc);
+        rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(sends, nsends));
     }
     for (int n = 0; NULL != msgs && n < net->nnodes; ++n) {
         free(msgs[n]);
@@ -326,21 +249,23 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
     message_sizes(MPI_SUCCESS == rc ? msg : NULL, bytes, k, m->sizes);
     /* the node takes part whatever happened, so that it stays in step */
     rc = mca_coll_shmcico_net_first_error(rc, node_scatter_sizes(net, m->sizes, &mine, me));
-    any = stage_layout(m->sizes, k, m->counts, m->displs, &staged);
+    any = mca_coll_shmcico_net_stage_layout(m->sizes, k, m->counts, m->displs, &staged);
     blocks = NULL == msg ? NULL : msg + (size_t) k * sizeof(uint64_t);
-    stage = stage_of(blocks, any, staged);
+    stage = mca_coll_shmcico_net_stage_of(blocks, any, staged);
     if (NULL == stage && staged > 0) {
         memset(m->counts, 0, (size_t) k * sizeof(int));     /* out of memory */
         rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_NO_MEM);
     } else if (any) {
-        restage(blocks, stage, m->sizes, m->counts, m->displs, k, false);
+        mca_coll_shmcico_net_restage(blocks, stage, m->sizes, m->counts, m->displs, k, false);
     }
     if (any && NULL != blocks) {
         /* the members apart wait for their message whatever else failed */
-        nreqs = post_apart(net, comm, a, blocks, m->sizes, false, m->reqs, &rc);
+        nreqs = mca_coll_shmcico_net_post_apart(net, comm, a, blocks, m->sizes, false, m->reqs,
+                                                &rc);
     }
     rc = mca_coll_shmcico_net_first_error(
-        rc, node_scatterv(net, stage, m->counts, m->displs, MPI_BYTE, a, !apart(mine, k), me));
+        rc, node_scatterv(net, stage, m->counts, m->displs, MPI_BYTE, a,
+                          !mca_coll_shmcico_net_apart(mine, k), me));
     rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(m->reqs, nreqs));
     free(stage != blocks ? stage : NULL);
     free(msg);
@@ -354,7 +279,7 @@ static int scatter_member(const mca_coll_shmcico_net_t *net, struct ompi_communi
 {
     uint64_t mine = 0;
     int rc = node_scatter_sizes(net, NULL, &mine, leader);
-    bool out = apart(mine, ompi_comm_size(net->node_comm));
+    bool out = mca_coll_shmcico_net_apart(mine, ompi_comm_size(net->node_comm));
 
     rc = mca_coll_shmcico_net_first_error(rc, node_scatterv(net, NULL, NULL, NULL, MPI_BYTE,
                                                             a, !out, leader));
@@ -369,19 +294,6 @@ static int scatter_member(const mca_coll_shmcico_net_t *net, struct ompi_communi
 
 /* ------------------------------------------------------------------ */
 /* Gather                                                               */
-
-/* the node stage of a Gather(v); own: whether this process's block goes
- * through it (not apart) */
-static int node_gatherv(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico_args_t *a,
-                        bool own, void *rbuf, const int *counts, const int *displs,
-                        struct ompi_datatype_t *rtype, int leader)
-{
-    struct ompi_communicator_t *node = net->node_comm;
-
-    return node->c_coll->coll_gatherv(a->own_buf, own ? (int) a->own_count : 0, a->own_type,
-                                      rbuf, counts, displs, rtype, net->local_of[leader], node,
-                                      node->c_coll->coll_gatherv_module);
-}
 
 /* the node stage of sizes: the bytes of each member's block, as its
  * sender has them, at the leader (sizes: NULL at the others) */
@@ -401,7 +313,7 @@ static int gather_member(const mca_coll_shmcico_net_t *net, struct ompi_communic
                          const mca_coll_shmcico_args_t *a, int leader)
 {
     uint64_t mine = a->own_count * type_size(a->own_type);
-    bool out = apart(mine, ompi_comm_size(net->node_comm));
+    bool out = mca_coll_shmcico_net_apart(mine, ompi_comm_size(net->node_comm));
     int rc = node_sizes(net, mine, leader, NULL);
 
     rc = mca_coll_shmcico_net_first_error(rc, node_gatherv(net, a, !out, NULL, NULL, NULL,
@@ -425,36 +337,37 @@ static int gather_leader(const mca_coll_shmcico_net_t *net, struct ompi_communic
     int rc = node_sizes(net, a->own_count * type_size(a->own_type), me, m->sizes);
     size_t header = (size_t) k * sizeof(uint64_t), total = 0, staged;
     char *msg, *stage;
-    bool any;
+    bool any, own;
 
     for (int i = 0; i < k; ++i) {
         m->sizes[i] = MPI_SUCCESS == rc ? m->sizes[i] : 0;
         total += m->sizes[i];
     }
-    any = stage_layout(m->sizes, k, m->counts, m->displs, &staged);
+    any = mca_coll_shmcico_net_stage_layout(m->sizes, k, m->counts, m->displs, &staged);
     msg = malloc(header + total + 1);
-    stage = stage_of(NULL == msg ? NULL : msg + header, any, staged);
+    stage = mca_coll_shmcico_net_stage_of(NULL == msg ? NULL : msg + header, any, staged);
     if (NULL == stage) {
         memset(m->counts, 0, (size_t) k * sizeof(int));     /* out of memory */
         rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_NO_MEM);
     }
     if (any && NULL != msg) {
         /* the members apart send whatever else failed */
-        nreqs = post_apart(net, comm, a, msg + header, m->sizes, true, m->reqs, &rc);
+        nreqs = mca_coll_shmcico_net_post_apart(net, comm, a, msg + header, m->sizes, true,
+                                                m->reqs, &rc);
     }
     /* the node takes part whatever happened, so that it stays in step */
+    own = !mca_coll_shmcico_net_apart(m->sizes[net->local_of[me]], k);
     rc = mca_coll_shmcico_net_first_error(
-        rc, node_gatherv(net, a, !apart(m->sizes[net->local_of[me]], k), stage, m->counts,
-                         m->displs, MPI_BYTE, me));
+        rc, node_gatherv(net, a, own, stage, m->counts, m->displs, MPI_BYTE, me));
     rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(m->reqs, nreqs));
     if (NULL != stage && any) {
-        restage(msg + header, stage, m->sizes, m->counts, m->displs, k, true);
+        mca_coll_shmcico_net_restage(msg + header, stage, m->sizes, m->counts, m->displs, k, true);
         free(stage);
     }
     if (NULL != msg) {
         memcpy(msg, m->sizes, header);
         for (int i = 0; NULL == stage && i < k; ++i) {
-            if (0 != m->sizes[i] && !apart(m->sizes[i], k)) {
+            if (0 != m->sizes[i] && !mca_coll_shmcico_net_apart(m->sizes[i], k)) {
                 /* a block that never came: a size no message holds, so
                  * the root reports an error instead of taking garbage */
                 ((uint64_t *) msg)[i] = UINT64_MAX;
@@ -523,13 +436,8 @@ static int receive_node(const mca_coll_shmcico_net_t *net, struct ompi_communica
 static int gather_root(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                        const mca_coll_shmcico_args_t *a, int *counts, int *displs)
 {
-    mca_coll_shmcico_net_unit_t unit;
-    int rc = mca_coll_shmcico_net_unit(a, ompi_comm_size(comm), &unit);
+    int rc = root_node(net, comm, a, counts, displs, false);
 
-    node_layout(net, net->my_node, a, &unit, counts, displs);
-    rc = mca_coll_shmcico_net_first_error(rc, node_gatherv(net, a, true, (void *) a->blocks_buf,
-                                                           counts, displs, unit.type, a->root));
-    mca_coll_shmcico_net_unit_free(a, &unit);
     for (int i = 1; i < net->nnodes; ++i) {
         int node_rc = receive_node(net, comm, a, (net->my_node + i) % net->nnodes);
         rc = mca_coll_shmcico_net_first_error(rc, node_rc);
