@@ -317,74 +317,81 @@ static void geometry_cases(void)
     }
 }
 
-/* layouts, short and contrary receivers, verdicts: s=8 w=2 f=128 */
+/* layouts, short and contrary receivers, verdicts, refused copies:
+ * s=8 w=2 f=128 */
+static const struct {
+    const char *name;
+    int p;
+    threads_copier copier;
+    int tree;
+    bcast_case c;
+} special[] = {
+    { "strided, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KNOMIAL,
+      { .strided = 1, .single_min = SIZE_MAX } },
+    { "strided, single copy piece by piece", 5, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
+      { .strided = 1, .single_min = 0 } },
+    { "strided, single copy through bounce", 4, THREADS_MEMCPY,
+      MCA_COLL_SHMCICO_TREE_FLAT, { .strided = 1, .no_region = 1, .single_min = 0 } },
+    { "short receiver, queue", 6, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+      { .short_rank = 3, .single_min = SIZE_MAX } },
+    { "short receiver, single copy", 6, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
+      { .short_rank = 1, .single_min = 0 } },
+    { "receiver with the other choice", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_FLAT,
+      { .other_choice_rank = 2, .single_min = 1000 } },
+    { "inner receiver with the other choice", 7, THREADS_CMA, MCA_COLL_SHMCICO_TREE_CHAIN,
+      { .other_choice_rank = 1, .single_min = 1000 } },
+    { "declined every 3rd", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
+      { .decline_every = 3, .single_min = 1000 } },
+    { "root's error every 2nd", 6, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+      { .fault_every = 2, .single_min = 1000 } },
+    { "streaming stores, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+      { .streaming = 1, .single_min = SIZE_MAX } },
+    { "streaming stores, short receiver", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
+      { .streaming = 1, .short_rank = 2, .single_min = SIZE_MAX } },
+    { "streaming stores beside single copy", 5, THREADS_CMA, MCA_COLL_SHMCICO_TREE_FLAT,
+      { .streaming = 1, .single_min = 1000 } },
+    /* every block one chunk, by single copy, the readers late: the
+     * root, offered help and waiting, leaves each to its reader */
+    { "one chunk, late reader", 2, THREADS_CMA, MCA_COLL_SHMCICO_TREE_FLAT,
+      { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
+    { "one chunk, late readers, memcpy", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_FLAT,
+      { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
+    /* inner receivers (kary: 1 and 2 of 6) and their children with
+     * more room than the message, and chunks of their own */
+    { "long receivers, single copy", 6, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
+      { .long_receivers = 1, .single_min = 0 } },
+    { "long receivers, chain", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
+      { .long_receivers = 1, .single_min = 0 } },
+    { "long receivers, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
+      { .long_receivers = 1, .single_min = SIZE_MAX } },
+    /* refused copies: the root's pushes into its leaves; the pulls
+     * from process 0, whose children in the chain pass them on */
+    { "pushes refused", 2, THREADS_PUSHES_FAIL, MCA_COLL_SHMCICO_TREE_FLAT,
+      { .single_min = 0 } },
+    { "pushes refused, four", 4, THREADS_PUSHES_FAIL, MCA_COLL_SHMCICO_TREE_KARY,
+      { .single_min = 0 } },
+    { "pulls from 0 refused, chain", 4, THREADS_PULLS_FROM_0_FAIL,
+      MCA_COLL_SHMCICO_TREE_CHAIN, { .single_min = 0 } },
+    { "pulls from 0 refused, knomial", 7, THREADS_PULLS_FROM_0_FAIL,
+      MCA_COLL_SHMCICO_TREE_KNOMIAL, { .single_min = 0 } },
+};
+
 static void special_cases(void)
 {
-    static const struct { const char *name; int p; threads_copier copier; int tree;
-                          bcast_case c; } cases[] = {
-        { "strided, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KNOMIAL,
-          { .strided = 1, .single_min = SIZE_MAX } },
-        { "strided, single copy piece by piece", 5, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
-          { .strided = 1, .single_min = 0 } },
-        { "strided, single copy through bounce", 4, THREADS_MEMCPY,
-          MCA_COLL_SHMCICO_TREE_FLAT, { .strided = 1, .no_region = 1, .single_min = 0 } },
-        { "short receiver, queue", 6, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
-          { .short_rank = 3, .single_min = SIZE_MAX } },
-        { "short receiver, single copy", 6, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
-          { .short_rank = 1, .single_min = 0 } },
-        { "receiver with the other choice", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_FLAT,
-          { .other_choice_rank = 2, .single_min = 1000 } },
-        { "inner receiver with the other choice", 7, THREADS_CMA, MCA_COLL_SHMCICO_TREE_CHAIN,
-          { .other_choice_rank = 1, .single_min = 1000 } },
-        { "declined every 3rd", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
-          { .decline_every = 3, .single_min = 1000 } },
-        { "root's error every 2nd", 6, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
-          { .fault_every = 2, .single_min = 1000 } },
-        { "streaming stores, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
-          { .streaming = 1, .single_min = SIZE_MAX } },
-        { "streaming stores, short receiver", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
-          { .streaming = 1, .short_rank = 2, .single_min = SIZE_MAX } },
-        { "streaming stores beside single copy", 5, THREADS_CMA, MCA_COLL_SHMCICO_TREE_FLAT,
-          { .streaming = 1, .single_min = 1000 } },
-        /* every block one chunk, by single copy, the readers late: the
-         * root, offered help and waiting, leaves each to its reader */
-        { "one chunk, late reader", 2, THREADS_CMA, MCA_COLL_SHMCICO_TREE_FLAT,
-          { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
-        { "one chunk, late readers, memcpy", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_FLAT,
-          { .single_min = 0, .late_readers = 1, .chunk = 1 << 20 } },
-        /* inner receivers (kary: 1 and 2 of 6) and their children with
-         * more room than the message, and chunks of their own */
-        { "long receivers, single copy", 6, THREADS_CMA, MCA_COLL_SHMCICO_TREE_KARY,
-          { .long_receivers = 1, .single_min = 0 } },
-        { "long receivers, chain", 4, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_CHAIN,
-          { .long_receivers = 1, .single_min = 0 } },
-        { "long receivers, queue", 5, THREADS_MEMCPY, MCA_COLL_SHMCICO_TREE_KARY,
-          { .long_receivers = 1, .single_min = SIZE_MAX } },
-        /* refused copies: the root's pushes into its leaves; the pulls
-         * from process 0, whose children in the chain pass them on */
-        { "pushes refused", 2, THREADS_PUSHES_FAIL, MCA_COLL_SHMCICO_TREE_FLAT,
-          { .single_min = 0 } },
-        { "pushes refused, four", 4, THREADS_PUSHES_FAIL, MCA_COLL_SHMCICO_TREE_KARY,
-          { .single_min = 0 } },
-        { "pulls from 0 refused, chain", 4, THREADS_PULLS_FROM_0_FAIL,
-          MCA_COLL_SHMCICO_TREE_CHAIN, { .single_min = 0 } },
-        { "pulls from 0 refused, knomial", 7, THREADS_PULLS_FROM_0_FAIL,
-          MCA_COLL_SHMCICO_TREE_KNOMIAL, { .single_min = 0 } },
-    };
     size_t sizes[16];
     int n = boundary_sizes(sizes, 128, 8, 2);
     char name[160];
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-        bcast_case c = cases[i].c;
+    for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); ++i) {
+        bcast_case c = special[i].c;
         c.sizes = sizes;
         c.nsizes = n;
         c.chunk = c.chunk ? c.chunk : 300;
         c.short_rank = c.short_rank ? c.short_rank : -1;
         c.other_choice_rank = c.other_choice_rank ? c.other_choice_rank : -1;
-        snprintf(name, sizeof(name), "bcast %s", cases[i].name);
-        run_case(name, cases[i].p, 8, 2, 128, cases[i].copier,
-                 (mca_coll_shmcico_tree_type_t) cases[i].tree, &c);
+        snprintf(name, sizeof(name), "bcast %s", special[i].name);
+        run_case(name, special[i].p, 8, 2, 128, special[i].copier,
+                 (mca_coll_shmcico_tree_type_t) special[i].tree, &c);
     }
 }
 

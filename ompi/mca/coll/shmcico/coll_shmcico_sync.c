@@ -145,7 +145,8 @@ bool mca_coll_shmcico_received_reached(const mca_coll_shmcico_view_t *view, int 
     if (mca_coll_shmcico_op_done_at(view, proc, op)) {
         return true;
     }
-    /* acquire: pairs with the releases in _start() and _set() */
+    /* acquire: pairs with the releases in _start() and _set(), and orders
+     * the error that _received_error() then reads */
     return atomic_load_explicit(&line->op, memory_order_acquire) == op->seq
         && atomic_load_explicit(&line->count, memory_order_acquire) >= count;
 }
@@ -229,7 +230,8 @@ int mca_coll_shmcico_xfer_error(const mca_coll_shmcico_view_t *view, int proc,
 uint64_t mca_coll_shmcico_xfer_completed(const mca_coll_shmcico_view_t *view, int proc,
                                          const mca_coll_shmcico_seq_t *op)
 {
-    /* acquire: pairs with the release in _complete() */
+    /* acquire: pairs with the release in _complete(), and orders the
+     * error that _xfer_error() then reads */
     return atomic_load_explicit(&mca_coll_shmcico_xfer(view, proc, op->bank)->completed,
                                 memory_order_acquire);
 }
