@@ -266,7 +266,8 @@ bool mca_coll_shmcico_step_single_in(mca_coll_shmcico_call_t *call,
 static bool root_entry(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *flow)
 {
     const mca_coll_shmcico_view_t *view = &call->engine->view;
-    mca_coll_shmcico_entry_t *entry = &mca_coll_shmcico_entries(view, call->op.bank)[call->engine->rank];
+    mca_coll_shmcico_entry_t *entry
+        = &mca_coll_shmcico_entries(view, call->op.bank)[call->engine->rank];
     uint32_t decision;
     int32_t error;
     uint64_t displ;
