@@ -88,11 +88,15 @@ static inline void mca_coll_shmcico_net_blocks(const mca_coll_shmcico_args_t *a,
                                                int *displs)
 {
     for (int i = 0; i < k; ++i) {
-        counts[i] = 0 == unit->elements ? 0
-            : (int) (mca_coll_shmcico_block_count(&a->layout, ranks[i]) / unit->elements);
-        displs[i] = 0 == unit->elements ? 0
-            : (int) (mca_coll_shmcico_block_displ(&a->layout, ranks[i])
-                     / (ptrdiff_t) unit->elements);
+        if (1 == unit->elements) {
+            counts[i] = (int) mca_coll_shmcico_block_count(&a->layout, ranks[i]);
+            displs[i] = (int) mca_coll_shmcico_block_displ(&a->layout, ranks[i]);
+        } else {
+            /* a regular layout in whole blocks: block r is unit r (none
+             * without a unit) */
+            counts[i] = 0 != unit->elements;
+            displs[i] = ranks[i];
+        }
     }
 }
 
