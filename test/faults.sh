@@ -168,6 +168,9 @@ kill_rank() {
     if [ -n "${LAYOUT:-}" ]; then
         [ "$(grep -c 'ready, 7 served, 7 across nodes$' "$log")" = 4 ] \
             || fail "the first calls were not all served across nodes"
+    elif [ loop = "$mode" ]; then
+        [ "$(grep -c 'ready, 7 served, ' "$log")" = 4 ] \
+            || fail "the first calls were not all served by shmcico"
     fi
     sleep 0.5
     echo "killing rank $2 (pid $victim) with SIGKILL"
@@ -208,6 +211,8 @@ abort_in_bcast() {
     # sometimes loses it while tearing the job down (show_help "Out of
     # resource"), which says nothing about this component
     [ $status -eq 3 ] || fail "mpirun status $status, expected the abort's 3"
+    grep -q '^rank 1 pid [0-9]* aborts after 7 served calls$' "$log" \
+        || fail "the calls before the abort were not all served by shmcico"
     rm -f "$log"
     expect_no_process abort
     expect_dir

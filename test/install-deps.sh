@@ -12,7 +12,8 @@
 
 set -eu
 
-packages="build-essential autoconf automake libtool perl
+# procps: the fault tests look for processes left with pgrep and ps
+packages="build-essential autoconf automake libtool perl procps
           libopenmpi-dev openmpi-bin libhwloc-dev libnuma-dev $*"
 
 missing=

@@ -46,9 +46,14 @@ summary_of() {
 # count NAME START PIPESTATUS: add the pass's results to the totals
 count() {
     local name=$1 start=$2 pass_status=$3 p f
-    [ "$pass_status" -eq 0 ] || status=1
     read -r p f <<<"$(summary_of "$log")"
     p=${p:-0} f=${f:-1}
+    # a pass that failed (make, a build, a script) counts one failure
+    # even where its last summary said none
+    if [ "$pass_status" -ne 0 ]; then
+        status=1
+        [ "$f" -gt 0 ] || f=1
+    fi
     [ "$f" -eq 0 ] || status=1      # a failed case fails the run, whatever make said
     passed=$((passed + p))
     failed=$((failed + f))
@@ -64,8 +69,9 @@ start=$SECONDS
     make -j"$(nproc)"
     make -s --no-print-directory check
 ) 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}      # before any other command resets it
 system="Open MPI $(ompi_info --version 2>/dev/null | head -n 1 | sed 's/.*v//') (system)"
-count "$system" "$start" "${PIPESTATUS[0]}"
+count "$system" "$start" "$rc"
 
 # the suites "make check" leaves out, against the same build: every rank
 # under valgrind memcheck (about a minute), and 64-bit sizes for real
@@ -75,7 +81,8 @@ for extra in check-valgrind check-large; do
     echo "== make -C test $extra"
     start=$SECONDS
     make -s --no-print-directory -C test "$extra" 2>&1 | tee "$log"
-    count "$system, $extra" "$start" "${PIPESTATUS[0]}"
+    rc=${PIPESTATUS[0]}
+    count "$system, $extra" "$start" "$rc"
 done
 
 if [ "${SHMCICO_DEBIAN13_PASS:-yes}" != no ]; then
@@ -95,8 +102,9 @@ if [ "${SHMCICO_DEBIAN13_PASS:-yes}" != no ]; then
             make -s -j"$(nproc)"
             make -s --no-print-directory -C test check SUITE=mpi' bash "$PWD/build-deb13"
     ) 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
     count "Open MPI $(sed -n 's/^openmpi //p' "$(test/debian13-root.sh path)/.coll-shmcico-root" \
-                          2>/dev/null) (Debian 13 root)" "$start" "${PIPESTATUS[0]}"
+                          2>/dev/null) (Debian 13 root)" "$start" "$rc"
 else
     echo "not run: the MPI suite against Debian 13's Open MPI 5.0 (SHMCICO_DEBIAN13_PASS=no)"
 fi
@@ -115,7 +123,8 @@ if [ -n "$ompi5" ]; then
         make -s -j"$(nproc)"
         make -s --no-print-directory -C test check SUITE=mpi
     ) 2>&1 | tee "$log"
-    count "Open MPI in $ompi5" "$start" "${PIPESTATUS[0]}"
+    rc=${PIPESTATUS[0]}
+    count "Open MPI in $ompi5" "$start" "$rc"
 fi
 
 echo "== passes"

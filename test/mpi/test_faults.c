@@ -220,9 +220,15 @@ static void test_abort(void)
 {
     char data[100000];
 
+    int served = served_calls();
+
     run_every_operation(MPI_COMM_WORLD, 1);
+    ST_CHECK(served_calls() - served == ST_NOPS, "%d of %d calls served",
+             served_calls() - served, ST_NOPS);
     if (1 == rank) {
-        printf("rank 1 pid %ld aborts\n", (long) getpid());
+        /* faults.sh checks that shmcico served the calls before the abort */
+        printf("rank 1 pid %ld aborts after %d served calls\n", (long) getpid(),
+               served_calls() - served);
         fflush(stdout);
         sleep(1);
         MPI_Abort(MPI_COMM_WORLD, 3);
