@@ -29,7 +29,12 @@
  *    process, or everywhere for a Bcast root;
  *  - a receiver with more room than the root sends: success.
  * After every case a correct call of the same operation on the same
- * communicator must succeed with the right data.
+ * communicator must succeed with the right data.  The MPI_T counters
+ * prove that shmcico served both, the bad call too (it returns the
+ * error and keeps every process in step), and handed nothing to the
+ * previous component; a root out of range is answered before any
+ * serving (MPI_ERR_ROOT, the same on every process), so it counts as
+ * neither.
  */
 
 #include <stdio.h>
@@ -42,6 +47,33 @@
 #define GOOD_SEED 777
 
 static int rank, size;
+static unsigned long long served_so_far, fallback_so_far;
+
+/* the sum of coll_shmcico_<op>_WHAT over the operations */
+static unsigned long long counted(const char *what)
+{
+    unsigned long long n = 0;
+
+    for (int op = 0; op < ST_NOPS; ++op) {
+        char name[64];
+        snprintf(name, sizeof(name), "%s_%s", st_op_name((st_op) op), what);
+        n += st_counter(name);
+    }
+    return n;
+}
+
+/* Since the last check, shmcico served calls calls and handed none on. */
+static void served_since(unsigned long long calls, const char *after)
+{
+    unsigned long long served = counted("served"), fallback = counted("fallback");
+
+    ST_CHECK(served - served_so_far == calls, "after %s: %llu calls served, expected %llu",
+             after, served - served_so_far, calls);
+    ST_CHECK(fallback == fallback_so_far, "after %s: %llu calls handed on", after,
+             fallback - fallback_so_far);
+    served_so_far = served;
+    fallback_so_far = fallback;
+}
 
 static int error_class(int err)
 {
@@ -51,8 +83,9 @@ static int error_class(int err)
     return cls;
 }
 
-/* the communicator still works: a correct call of op */
-static void still_works(st_op op, const char *after)
+/* the communicator still works: a correct call of op, served by shmcico
+ * as was the bad one before it (none where the root was out of range) */
+static void still_works_after(st_op op, const char *after, unsigned long long bad_served)
 {
     int counts[64];
 
@@ -66,6 +99,12 @@ static void still_works(st_op op, const char *after)
     }
     ST_CHECK(MPI_SUCCESS == st_simple_call(op, MPI_COMM_WORLD, size - 1, counts, GOOD_SEED),
              "%s after %s: a correct call failed", st_op_name(op), after);
+    served_since(bad_served + 1, after);
+}
+
+static void still_works(st_op op, const char *after)
+{
+    still_works_after(op, after, 1);
 }
 
 static void expect(int err, int want, const char *what)
@@ -81,7 +120,7 @@ static void bcast_cases(void)
 
     err = MPI_Bcast(buf.data, N, MPI_INT, size, MPI_COMM_WORLD);
     expect(err, MPI_ERR_ROOT, "bcast, root out of range");
-    still_works(ST_BCAST, "a root out of range");
+    still_works_after(ST_BCAST, "a root out of range", 0);
 
     err = MPI_Bcast(buf.data, 0 == rank ? -1 : N, MPI_INT, 0, MPI_COMM_WORLD);
     expect(err, MPI_ERR_COUNT, "bcast, negative count at the root");
@@ -115,6 +154,7 @@ static void bcast_cases(void)
     expect(err, MPI_SUCCESS, "bcast, receivers with more room");
     ST_CHECK(st_first_wrong(buf.data, N / 2 * sizeof(int), 5) < 0,
              "bcast, receivers with more room: wrong data");
+    served_since(1, "receivers with more room");
     ST_CHECK(st_guards_ok(&buf), "bcast: guard bytes overwritten");
     st_free(&buf);
 }
@@ -154,7 +194,7 @@ static void scatterv_cases(void)
 
     err = MPI_Scatter(sbuf.data, N, MPI_INT, rbuf.data, N, MPI_INT, size, MPI_COMM_WORLD);
     expect(err, MPI_ERR_ROOT, "scatter, root out of range");
-    still_works(ST_SCATTER, "a root out of range");
+    still_works_after(ST_SCATTER, "a root out of range", 0);
     ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "scatterv: guard bytes overwritten");
     st_free(&sbuf);
     st_free(&rbuf);
@@ -235,6 +275,8 @@ int main(int argc, char **argv)
         st_fail("run on 2 to 64 processes");
         return st_finish("test_badinput");
     }
+    served_so_far = counted("served");
+    fallback_so_far = counted("fallback");
     bcast_cases();
     scatterv_cases();
     gatherv_cases();

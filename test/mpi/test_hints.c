@@ -21,6 +21,7 @@
  *  - shmcico_single_copy_min=1 (every operation): an Allgather of 100
  *    bytes per process goes by single copy;
  *  - shmcico_streaming_min=0: a Gather of 64 KiB blocks through the queues
+ *    (the counters prove shmcico served it, through them)
  *    writes none with streaming stores, while MPI_COMM_WORLD (the
  *    default, 4 KiB) writes each non-root's block so; =64K: a 32 KiB block
  *    is written with ordinary stores, a 64 KiB one with streaming ones;
@@ -193,16 +194,21 @@ static void small_single_copy(void)
 }
 
 /* bytes this process wrote with streaming stores in one Gather of
- * bytes per block through the queues */
+ * bytes per block through the queues (shmcico served it, through them) */
 static unsigned long long gather_streamed(MPI_Comm comm, int bytes, uint64_t seed)
 {
     unsigned long long before = st_counter("gather_streamed_bytes");
+    unsigned long long served = st_counter("gather_served"), queue = st_counter("gather_queue");
     int counts[64];
 
     for (int i = 0; i < size; ++i) {
         counts[i] = bytes;
     }
-    st_simple_call(ST_GATHER, comm, 0, counts, seed);
+    ST_CHECK(MPI_SUCCESS == st_simple_call(ST_GATHER, comm, 0, counts, seed),
+             "Gather of %d-byte blocks: data", bytes);
+    ST_CHECK(1 == st_counter("gather_served") - served && 1 == st_counter("gather_queue") - queue,
+             "Gather of %d-byte blocks: served +%llu, through the queues +%llu", bytes,
+             st_counter("gather_served") - served, st_counter("gather_queue") - queue);
     return st_counter("gather_streamed_bytes") - before;
 }
 
@@ -238,17 +244,21 @@ static void streaming_min(void)
  * one call of op with blocks of bytes from root 0 */
 static unsigned long long own_streamed(st_op op, MPI_Comm comm, int bytes, uint64_t seed)
 {
-    char name[64];
-    unsigned long long before;
+    char name[64], served[64];
+    unsigned long long before, served_before;
     int counts[64];
 
     snprintf(name, sizeof(name), "%s_own_streamed_bytes", st_op_name(op));
     before = st_counter(name);
+    snprintf(served, sizeof(served), "%s_served", st_op_name(op));
+    served_before = st_counter(served);
     for (int i = 0; i < size; ++i) {
         counts[i] = bytes;
     }
     ST_CHECK(MPI_SUCCESS == st_simple_call(op, comm, 0, counts, seed),
              "%s of %d-byte blocks: data", st_op_name(op), bytes);
+    ST_CHECK(1 == st_counter(served) - served_before, "%s of %d-byte blocks: served +%llu",
+             st_op_name(op), bytes, st_counter(served) - served_before);
     return st_counter(name) - before;
 }
 

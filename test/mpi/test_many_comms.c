@@ -11,10 +11,12 @@
  * Many communicators: 4096 duplicates exist at once and collectives run
  * on hundreds of them, under a limit on the segment memory of a process
  * (run with coll_shmcico_max_memory set to LIMIT segments' worth):
- *  - exactly LIMIT communicators get a segment, the others fall back for
- *    good, and every result is right;
+ *  - exactly LIMIT communicators get a segment and serve their Bcast, the
+ *    others fall back for good (the MPI_T counters say which), and every
+ *    result is right;
  *  - the MPI_T size variable coll_shmcico_segment_bytes says LIMIT
- *    segments, and /proc/self/maps shows as many mappings;
+ *    segments, which fit coll_shmcico_max_memory with no room for one
+ *    more, and /proc/self/maps shows as many mappings;
  *  - freeing the communicators unmaps every segment (the variable drops
  *    to 0 and no mapping is left), and new ones get segments again.
  *
@@ -57,7 +59,7 @@ int main(int argc, char **argv)
 {
     static MPI_Comm comms[NCOMMS];
     int limit, rank;
-    unsigned long long created0, failed0, segment;
+    unsigned long long created0, failed0, served0, fallback0, segment;
 
     st_init(&argc, &argv);
     limit = argc > 1 ? atoi(argv[1]) : 0;
@@ -68,9 +70,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < NCOMMS; ++i) {
         ST_CHECK(MPI_SUCCESS == MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]), "dup %d failed", i);
     }
+    served0 = st_counter("bcast_served");
+    fallback0 = st_counter("bcast_fallback");
     for (int i = 0; i < USED; ++i) {
         bcast_on(comms[i * (NCOMMS / USED)], (uint64_t) i);
     }
+    ST_CHECK(st_counter("bcast_served") - served0 == (unsigned long long) limit
+             && st_counter("bcast_fallback") - fallback0 == (unsigned long long) (USED - limit),
+             "%llu Bcasts served and %llu handed on, expected %d and %d",
+             st_counter("bcast_served") - served0, st_counter("bcast_fallback") - fallback0,
+             limit, USED - limit);
     ST_CHECK(st_counter("segments_created") - created0 == (unsigned long long) limit,
              "%llu segments made, expected %d", st_counter("segments_created") - created0,
              limit);
@@ -78,6 +87,11 @@ int main(int argc, char **argv)
              "%llu communicators fell back, expected %d",
              st_counter("segments_failed") - failed0, USED - limit);
     segment = st_size_variable("segment_bytes") / (unsigned long long) limit;
+    /* the limit admits LIMIT segments and not one more */
+    ST_CHECK(limit > 0 && segment * (unsigned long long) limit <= st_cvar("max_memory")
+             && segment * (unsigned long long) (limit + 1) > st_cvar("max_memory"),
+             "%d segments of %llu bytes under coll_shmcico_max_memory %llu", limit, segment,
+             st_cvar("max_memory"));
     ST_CHECK(segment_mappings() == limit, "%d segments mapped, expected %d",
              segment_mappings(), limit);
     if (0 == rank) {
