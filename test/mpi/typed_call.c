@@ -419,7 +419,9 @@ static void check_result(const tc_call *c, int me, int p, const view *v, int err
  * queues), "single" when every non-empty block of a layout worth a single
  * copy (the contiguous types, and the vector of 2 KiB pieces against
  * ints) goes by single copy (coll_shmcico_<op>_single_copy_min 1), with
- * MPI_IN_PLACE too; anything else: not checked. */
+ * MPI_IN_PLACE too; anything else: the default, where a block of a
+ * contiguous type goes by single copy from the communicator's crossover
+ * on (check_by_crossover()). */
 static int transport_mode(void)
 {
     const char *mode = getenv("TC_TRANSPORT");
@@ -442,6 +444,58 @@ static void blocks_of(const tc_call *c, int me, int p, int *nonempty, int *empty
     }
 }
 
+/* The crossover of c's operation on c's communicator, in bytes, from the
+ * hints in effect (shmcico_single_copy_min "op:N,...", and
+ * shmcico_single_copy, which names the copier in use once the segment is
+ * made, "off" without one); UINT64_MAX: none. */
+static uint64_t crossover(const tc_call *c)
+{
+    char value[MPI_MAX_INFO_VAL + 1] = "", key[40];
+    const char *at;
+    int flag = 0;
+    MPI_Info info;
+
+    MPI_Comm_get_info(c->comm, &info);
+    MPI_Info_get(info, "shmcico_single_copy", MPI_MAX_INFO_VAL, value, &flag);
+    if (!flag || 0 == strcmp(value, "off")) {
+        MPI_Info_free(&info);
+        return UINT64_MAX;
+    }
+    MPI_Info_get(info, "shmcico_single_copy_min", MPI_MAX_INFO_VAL, value, &flag);
+    MPI_Info_free(&info);
+    snprintf(key, sizeof(key), "%s:", st_op_name(c->op));
+    for (at = value; flag && NULL != (at = strstr(at, key)); ++at) {
+        if (at == value || ',' == at[-1]) {
+            return strtoull(at + strlen(key), NULL, 10);
+        }
+    }
+    return UINT64_MAX;
+}
+
+/* Default parameters, a contiguous type, one node, no cache probe: a
+ * block goes by single copy from the crossover on, through the queues
+ * below it and when empty. */
+static void check_by_crossover(const tc_call *c, int me, int p, int served,
+                               unsigned long long single, unsigned long long queue)
+{
+    uint64_t from = crossover(c), size = st_type_size(c->type->blocks_type);
+    int want_single = 0, want_queue = 0;
+
+    if (!served || 0 != st_cvar("cache_probe") || NULL != getenv("TC_MULTINODE")) {
+        return;
+    }
+    for (int j = 0; j < nblocks(c, p); ++j) {
+        int part = ST_BCAST == c->op || is_allgather(c) || (j != c->root && (me == c->root || me == j));
+        uint64_t bytes = (uint64_t) c->counts[j] * size;
+        want_single |= part && bytes > 0 && bytes >= from;
+        want_queue |= part && (0 == bytes || bytes < from);
+    }
+    ST_CHECK(single == (unsigned) want_single && queue == (unsigned) want_queue,
+             "%s %s %s root %d counts[0]=%d, crossover %llu: single copy +%llu queue +%llu, "
+             "expected +%d +%d", st_op_name(c->op), c->comm_name, c->type->name, c->root,
+             c->counts[0], (unsigned long long) from, single, queue, want_single, want_queue);
+}
+
 static void check_transport(const tc_call *c, int me, int p, int served,
                             unsigned long long single, unsigned long long queue)
 {
@@ -457,6 +511,11 @@ static void check_transport(const tc_call *c, int me, int p, int served,
         ST_CHECK(!served || c->short_rank >= 0 || queue == (unsigned) (nonempty | empty),
                  "%s %s %s root %d counts[0]=%d: queue +%llu, expected +%d", st_op_name(c->op),
                  c->comm_name, c->type->name, c->root, c->counts[0], queue, nonempty | empty);
+        return;
+    }
+    if (0 == mode && c->short_rank < 0 && !relaxed(c)
+        && 0 != strcmp(c->type->name, "big-vector-vs-ints") && worth) {
+        check_by_crossover(c, me, p, served, single, queue);
         return;
     }
     if (2 != mode || !worth || c->short_rank >= 0) {
