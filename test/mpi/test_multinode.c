@@ -27,7 +27,9 @@
  *    of MPI_COMM_WORLD: a Gather's node stages through the queues), and
  *    the single copy in effect is the node stages' (cma or smsc);
  *  - served: coll_shmcico_<op>_served and _multinode move by one on every
- *    process (the suite's layouts all have a node with two processes);
+ *    process (the suite's layouts all have a node with two processes),
+ *    and no _small counter moves (node stages are not the program's
+ *    calls);
  *    fallback: on a layout of one process per node every call goes to
  *    the previous component, _fallback moves.
  *
@@ -51,11 +53,22 @@ static unsigned long long counter_of(st_op op, const char *what)
     return st_counter(name);
 }
 
+/* the sum of coll_shmcico_<op>_WHAT over the operations */
+static unsigned long long summed(const char *what)
+{
+    unsigned long long n = 0;
+
+    for (int op = 0; op < ST_NOPS; ++op) {
+        n += counter_of((st_op) op, what);
+    }
+    return n;
+}
+
 /* one call, with the counters of the path it must take */
 static void run(tc_call *c)
 {
     unsigned long long multi = counter_of(c->op, "multinode");
-    unsigned long long fallback = counter_of(c->op, "fallback");
+    unsigned long long fallback = counter_of(c->op, "fallback"), small = summed("small");
     int skipped = 0 == st_type_size(c->type->single_type)
                   || st_skipped_by_mpi(c->op, c->comm, c->counts);
 
@@ -67,6 +80,10 @@ static void run(tc_call *c)
                  c->comm_name, c->root, counter_of(c->op, "multinode") - multi,
                  counter_of(c->op, "fallback") - fallback);
     }
+    /* a call across nodes never takes the small path, and its node
+     * stages are not calls of the program's */
+    ST_CHECK(summed("small") == small, "%s %s root %d: _small +%llu", st_op_name(c->op),
+             c->comm_name, c->root, summed("small") - small);
 }
 
 static void every_root(st_op op, MPI_Comm comm, const char *name, const st_type *type,

@@ -373,7 +373,8 @@ static mca_coll_shmcico_small_t served_small(const mca_coll_shmcico_args_t *a,
     mca_coll_shmcico_small_t path = mca_coll_shmcico_serve_small(a, module, me, p, written);
 
     if (MCA_COLL_SHMCICO_SMALL_SERVED == path) {
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.small[a->op], 1);
+        /* a call of the user's, not a node stage (as _served) */
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.small[a->op], !module->inner);
         (void) account(module, a->op, comm, written, MPI_SUCCESS, rc);
     } else if (MCA_COLL_SHMCICO_SMALL_HANDED == path) {
         *written = (mca_coll_shmcico_result_t) { .status = MCA_COLL_SHMCICO_DONE };
@@ -465,6 +466,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     close_all(a, module, me, p, in_place);
     served = account(module, a->op, comm, &result,
                      MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.cold[a->op], served ? cold : 0);
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.cold[a->op],
+                           served && !module->inner ? cold : 0);
     return served;
 }
