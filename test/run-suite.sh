@@ -204,6 +204,12 @@ multinode_cases() {
             -- "$srcdir_abs/nodes.sh" "$layout" -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
                mpi/test_multinode served
     done
+    # a limit at node 2's first process only, which its node's segment
+    # takes; a later hint on the communicator must not replace it there
+    run_case multinode-2x2-later-hint 120 \
+        -- "$srcdir_abs/nodes.sh" 2x2 -np 2 mpi/test_multinode later-hint \
+           : -np 1 -x OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 mpi/test_multinode later-hint \
+           : -np 1 mpi/test_multinode later-hint
     run_case multinode-4x1-fallback 300 \
         --expect 'not served across nodes: every node holds one process' \
         -- "$srcdir_abs/nodes.sh" 4x1 --mca coll_shmcico_verbose 10 mpi/test_multinode fallback
@@ -461,7 +467,7 @@ default_suite() {
         # address ("No network interfaces were found for out-of-band
         # communications"): simulated nodes need Open MPI 4.1's ORTE
         echo "not run with this Open MPI (its launcher does not start daemons over loopback):" \
-             "multinode-2x2 multinode-2x2-by-node multinode-3+2 multinode-3x2" \
+             "multinode-2x2 multinode-2x2-by-node multinode-3+2 multinode-3x2 multinode-2x2-later-hint" \
              "multinode-4x1-fallback multinode-off-2x2-unused multinode-2x2-by-node-<op>" \
              "fault-kill-on-a-node"
     else

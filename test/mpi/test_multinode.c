@@ -33,7 +33,11 @@
  *    fallback: on a layout of one process per node every call goes to
  *    the previous component, _fallback moves.
  *
- * Usage: test_multinode served|fallback
+ *  - later-hint: a hint on the communicator after its node segments are
+ *    made leaves the node stages the parameters their segment agreed on
+ *    (see later_hint()).
+ *
+ * Usage: test_multinode served|fallback|later-hint
  */
 
 #include <stdio.h>
@@ -238,6 +242,41 @@ static void hints_across_nodes(void)
     free(rbuf);
 }
 
+/* Run with coll_shmcico_gatherv_max_bytes 1 at the first process of the
+ * last node only: the node stages there follow that process's limit (the
+ * segment's, agreed at setup), also after a hint on the communicator
+ * that names another parameter; a Gather of 64 B completes, right. */
+static int later_hint(void)
+{
+    int rank, size, *sent, *got;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    sent = malloc(16 * sizeof(int));
+    got = malloc((size_t) size * 16 * sizeof(int));
+    for (int round = 0; round < 2; ++round) {
+        if (1 == round) {
+            MPI_Info info;
+            MPI_Info_create(&info);
+            MPI_Info_set(info, "shmcico_streaming_min", "4096");
+            MPI_Comm_set_info(MPI_COMM_WORLD, info);
+            MPI_Info_free(&info);
+        }
+        for (int i = 0; i < 16; ++i) {
+            sent[i] = 1000 * rank + i + round;
+        }
+        ST_CHECK(MPI_SUCCESS == MPI_Gather(sent, 16, MPI_INT, got, 16, MPI_INT, 0,
+                                           MPI_COMM_WORLD), "Gather %d failed", round);
+        for (int i = 0; 0 == rank && i < size * 16; ++i) {
+            ST_CHECK(got[i] == 1000 * (i / 16) + i % 16 + round, "Gather %d: element %d is %d",
+                     round, i, got[i]);
+        }
+    }
+    free(sent);
+    free(got);
+    return st_finish("test_multinode");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -248,8 +287,11 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     expect_served = 0 == strcmp(mode, "served");
+    if (0 == strcmp(mode, "later-hint")) {
+        return later_hint();
+    }
     if (!expect_served && 0 != strcmp(mode, "fallback")) {
-        st_fail("usage: test_multinode served|fallback");
+        st_fail("usage: test_multinode served|fallback|later-hint");
         return st_finish("test_multinode");
     }
     types = st_types();

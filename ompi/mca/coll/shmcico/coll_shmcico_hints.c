@@ -439,8 +439,14 @@ static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
         return NULL;                /* ignored: not reported */
     }
     if (NULL != module->net.node_comm) {
-        /* a communicator that spans nodes: its node stages follow */
-        mca_coll_shmcico_set_inner(module->net.node_comm, &module->params);
+        /* a communicator that spans nodes: its node stages take the same
+         * hint, and keep what their segment's processes agreed on for the
+         * rest (rank 0 of the node's parameters: a copy of this process's
+         * own could differ between the node's processes) */
+        mca_coll_shmcico_module_t *inner = mca_coll_shmcico_module_of(module->net.node_comm);
+        if (NULL != inner) {
+            (void) apply(inner, h, value);  /* the same segment, the same answer */
+        }
     }
     return (MCA_COLL_SHMCICO_HINT_VALUE) in_effect(module, h);
 }
