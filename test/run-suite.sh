@@ -210,6 +210,10 @@ multinode_cases() {
         -- "$srcdir_abs/nodes.sh" 2x2 -np 2 mpi/test_multinode later-hint \
            : -np 1 -x OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 mpi/test_multinode later-hint \
            : -np 1 mpi/test_multinode later-hint
+    # out of memory at a leader and at the root (test/mpi/fault_inject.c)
+    run_case multinode-2x2-no-memory 120 \
+        -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_inject.so" \
+           mpi/test_multinode no-memory
     run_case multinode-4x1-fallback 300 \
         --expect 'not served across nodes: every node holds one process' \
         -- "$srcdir_abs/nodes.sh" 4x1 --mca coll_shmcico_verbose 10 mpi/test_multinode fallback
@@ -468,6 +472,7 @@ default_suite() {
         # communications"): simulated nodes need Open MPI 4.1's ORTE
         echo "not run with this Open MPI (its launcher does not start daemons over loopback):" \
              "multinode-2x2 multinode-2x2-by-node multinode-3+2 multinode-3x2 multinode-2x2-later-hint" \
+             "multinode-2x2-no-memory" \
              "multinode-4x1-fallback multinode-off-2x2-unused multinode-2x2-by-node-<op>" \
              "fault-kill-on-a-node"
     else
@@ -597,7 +602,8 @@ large_suite() {
     if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
         # simulated nodes need Open MPI 4.1's launcher (see default_suite)
         run_case multinode-gatherv-scatterv-over-2GiB 1200 \
-            -- "$srcdir_abs/nodes.sh" 2x2 mpi/test_large multinode
+            -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_inject.so" \
+               -x SHMCICO_FAULT_PRELOADED=1 mpi/test_large multinode
     fi
 }
 

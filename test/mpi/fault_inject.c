@@ -19,10 +19,14 @@
  *   SHMCICO_FAULT_DIE_IN_SETUP  the process kills itself (SIGKILL) when
  *                               it reserves the backing file: the file
  *                               exists and no other rank has attached
+ *   SHMCICO_FAULT_MALLOC_FROM=N malloc() of N bytes or more fails
+ *                               (ENOMEM), while the variable is set (a
+ *                               test sets it around one call)
  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -82,4 +86,24 @@ int posix_fallocate(int fd, off_t offset, off_t len)
     }
     real = (int (*)(int, off_t, off_t)) dlsym(RTLD_NEXT, "posix_fallocate");
     return real(fd, offset, len);
+}
+
+extern void *__libc_malloc(size_t size);
+
+void *malloc(size_t size)
+{
+    static __thread int inside;     /* backtrace() may allocate */
+    const char *from = size >= 4096 && !inside ? getenv("SHMCICO_FAULT_MALLOC_FROM") : NULL;
+    int refuse = 0;
+
+    if (NULL != from && size >= strtoull(from, NULL, 0)) {
+        inside = 1;
+        refuse = called_by_component();
+        inside = 0;
+    }
+    if (refuse) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_malloc(size);
 }

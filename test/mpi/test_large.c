@@ -25,7 +25,10 @@
  * 2^31; then Gather and Scatter to and from rank 2, and an Allgather, of
  * blocks of 683 MiB, whose displacements (rank x count bytes) pass 2^31
  * on the second node; every byte checked, every call served across nodes
- * by coll/shmcico.  Needs about 14 GB at a time.
+ * by coll/shmcico; with test/mpi/fault_inject.c preloaded (and
+ * SHMCICO_FAULT_PRELOADED set), a Gatherv whose leader cannot allocate
+ * its node's message while a block of 1.2 GB comes to it apart.  Needs
+ * about 14 GB at a time.
  * Run by "make check-large", which test/run-tests.sh runs.
  */
 
@@ -348,6 +351,48 @@ static void check_regular_across(int rank, int size)
     free(mine);
 }
 
+/* A Gatherv to rank 0 whose block of rank 3 (1.2 GB) goes to its leader,
+ * rank 2, apart, while rank 2 cannot allocate its node's message
+ * (test/mpi/fault_inject.c): rank 2 returns MPI_ERR_NO_MEM, the root an
+ * error, rank 3 is not left waiting with its block, and the next Gatherv
+ * is right. */
+static void no_memory_apart(int rank, int size)
+{
+    const int counts[4] = { 5, 7, 3, (int) OVER_1GIB_DOUBLES }, small[4] = { 5, 7, 3, 9 };
+    int displs[4], cls, err;
+    double *mine = must_alloc((size_t) counts[rank] * sizeof(double), rank, "apart"), *all;
+
+    all = must_alloc(0 == rank ? (OVER_1GIB_DOUBLES + 15) * sizeof(double) : 1, rank, "apart");
+    for (int i = 0, at = 0; i < size; at += counts[i++]) {
+        displs[i] = at;
+    }
+    for (size_t i = 0; i < (size_t) counts[rank]; ++i) {
+        mine[i] = value(rank, i);
+    }
+    if (2 == rank) {
+        setenv("SHMCICO_FAULT_MALLOC_FROM", "100000000", 1);
+    }
+    err = MPI_Gatherv(mine, counts[rank], MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
+                      MPI_COMM_WORLD);
+    unsetenv("SHMCICO_FAULT_MALLOC_FROM");
+    MPI_Error_class(err, &cls);
+    ST_CHECK(2 == rank ? MPI_ERR_NO_MEM == cls : 0 == rank ? MPI_SUCCESS != cls
+             : MPI_SUCCESS == cls, "no memory at rank 2 for a block apart: rank %d error %d",
+             rank, cls);
+    for (int i = 0, at = 0; i < size; at += small[i++]) {
+        displs[i] = at;
+    }
+    err = MPI_Gatherv(mine, small[rank], MPI_DOUBLE, all, small, displs, MPI_DOUBLE, 0,
+                      MPI_COMM_WORLD);
+    ST_CHECK(MPI_SUCCESS == err, "the Gatherv after: error %d", err);
+    for (int i = 0; 0 == rank && i < size; ++i) {
+        ST_CHECK(first_wrong(all + displs[i], i, (size_t) small[i]) < 0,
+                 "the Gatherv after: block %d wrong", i);
+    }
+    free(all);
+    free(mine);
+}
+
 static int check_multinode(int rank, int size)
 {
     /* node order on the other node: rank 2 (its leader), then rank 3 */
@@ -361,6 +406,9 @@ static int check_multinode(int rank, int size)
         check_across(rank, size, leader_over, "the leader's block over 2 GiB, one after it");
         check_across(rank, size, both_over_1gib, "two blocks of 1.2 GB");
         check_regular_across(rank, size);
+        if (NULL != getenv("SHMCICO_FAULT_PRELOADED")) {
+            no_memory_apart(rank, size);
+        }
     }
     return st_finish("test_large multinode");
 }

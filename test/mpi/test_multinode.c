@@ -37,7 +37,11 @@
  *    made leaves the node stages the parameters their segment agreed on
  *    (see later_hint()).
  *
- * Usage: test_multinode served|fallback|later-hint
+ *  - no-memory: a process that cannot allocate a message of a Scatter or
+ *    Gather (test/mpi/fault_inject.c) leaves no process waiting and no
+ *    message for the next call (see no_memory()).
+ *
+ * Usage: test_multinode served|fallback|later-hint|no-memory
  */
 
 #include <stdio.h>
@@ -277,6 +281,78 @@ static int later_hint(void)
     return st_finish("test_multinode");
 }
 
+/* One Scatter or Gather of 64 KiB blocks from root 0 on 2x2 nodes, with
+ * malloc() of the component failing from 100000 bytes at process
+ * fault_at (-1: nowhere; test/mpi/fault_inject.c); returns its error
+ * class, the data checked where want_data. */
+static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
+{
+    const int block = 65536;
+    int rank, size, err, cls;
+    unsigned char *all, *mine;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    all = malloc((size_t) size * block);
+    mine = malloc(block);
+    st_fill(all, (size_t) size * block, 100 + (uint64_t) round);
+    st_fill(mine, block, 200 + 10 * (uint64_t) round + (uint64_t) rank);
+    if (ST_SCATTER == op) {
+        memset(mine, 0, block);
+    } else if (0 == rank) {
+        memset(all, 0, (size_t) size * block);
+    }
+    if (rank == fault_at) {
+        setenv("SHMCICO_FAULT_MALLOC_FROM", "100000", 1);
+    }
+    err = ST_SCATTER == op
+        ? MPI_Scatter(all, block, MPI_BYTE, mine, block, MPI_BYTE, 0, MPI_COMM_WORLD)
+        : MPI_Gather(mine, block, MPI_BYTE, all, block, MPI_BYTE, 0, MPI_COMM_WORLD);
+    unsetenv("SHMCICO_FAULT_MALLOC_FROM");
+    MPI_Error_class(err, &cls);
+    if (want_data && ST_SCATTER == op) {
+        /* every process filled its buffer of blocks as the root did */
+        ST_CHECK(0 == memcmp(mine, all + (size_t) rank * block, block),
+                 "round %d: rank %d's Scatter block is wrong", round, rank);
+    }
+    for (int i = 0; want_data && ST_GATHER == op && 0 == rank && i < size; ++i) {
+        ST_CHECK(st_first_wrong(all + (size_t) i * block, block, 200 + 10 * (uint64_t) round
+                                + (uint64_t) i) < 0, "round %d: block %d of the Gather is wrong",
+                 round, i);
+    }
+    free(all);
+    free(mine);
+    return cls;
+}
+
+/* On 2x2 nodes (node 2: ranks 2 and 3, led by 2), under fault_inject.so:
+ * where a process cannot allocate a message, every process that would
+ * have needed it gets an error, nobody waits for good, and the next call
+ * is right (no message of the failed call is left for it). */
+static int no_memory(void)
+{
+    int rank;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /* node 2's leader has no room for the root's message: node 2 fails */
+    ST_CHECK(rooted_with_fault(ST_SCATTER, 2, 0, rank < 2) == (rank < 2 ? MPI_SUCCESS
+                                                                       : MPI_ERR_NO_MEM),
+             "Scatter, no memory at node 2's leader: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 1, 1), "the Scatter after");
+    /* node 2's leader has no room for the node's message: the root fails */
+    ST_CHECK(rooted_with_fault(ST_GATHER, 2, 2, 0) == (0 == rank ? MPI_ERR_TRUNCATE
+                                                       : 2 == rank ? MPI_ERR_NO_MEM
+                                                       : MPI_SUCCESS),
+             "Gather, no memory at node 2's leader: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 3, 1), "the Gather after");
+    /* the root has no room for node 2's message */
+    ST_CHECK(rooted_with_fault(ST_GATHER, 0, 4, 0) == (0 == rank ? MPI_ERR_NO_MEM : MPI_SUCCESS),
+             "Gather, no memory at the root: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 5, 1), "the Gather after that");
+    return st_finish("test_multinode");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -289,6 +365,9 @@ int main(int argc, char **argv)
     expect_served = 0 == strcmp(mode, "served");
     if (0 == strcmp(mode, "later-hint")) {
         return later_hint();
+    }
+    if (0 == strcmp(mode, "no-memory")) {
+        return no_memory();
     }
     if (!expect_served && 0 != strcmp(mode, "fallback")) {
         st_fail("usage: test_multinode served|fallback|later-hint");

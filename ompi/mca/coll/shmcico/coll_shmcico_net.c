@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "ompi/group/group.h"
+#include "ompi/mca/pml/pml.h"
 
 #include "coll_shmcico_net.h"
 #include "coll_shmcico_shm.h"
@@ -164,6 +165,63 @@ int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n)
         rc = mca_coll_shmcico_net_first_error(rc, wrc);
     }
     return rc;
+}
+
+/* Bytes a drained message is received into, each piece over the last */
+#define DRAIN_PIECE 4096
+
+/* A datatype of bytes bytes that all land in the first DRAIN_PIECE of
+ * the buffer (pieces of extent 0, then the rest) */
+static int drain_type(size_t bytes, struct ompi_datatype_t **type)
+{
+    struct ompi_datatype_t *piece = NULL, *tight = NULL;
+    int lens[2] = { (int) (bytes / DRAIN_PIECE), (int) (bytes % DRAIN_PIECE) };
+    ptrdiff_t displs[2] = { 0, 0 };
+    int rc = ompi_datatype_create_contiguous(DRAIN_PIECE, &ompi_mpi_byte.dt, &piece);
+
+    if (OMPI_SUCCESS == rc) {
+        rc = ompi_datatype_create_resized(piece, 0, 0, &tight);
+        ompi_datatype_destroy(&piece);
+    }
+    if (OMPI_SUCCESS == rc) {
+        struct ompi_datatype_t *types[2] = { tight, &ompi_mpi_byte.dt };
+        rc = ompi_datatype_create_struct(2, lens, displs, types, type);
+        ompi_datatype_destroy(&tight);
+    }
+    return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
+}
+
+int mca_coll_shmcico_net_drain(struct ompi_communicator_t *comm, int src, int tag, size_t bytes)
+{
+    char scratch[DRAIN_PIECE];
+    struct ompi_datatype_t *type = NULL;
+    int rc = drain_type(bytes, &type);
+
+    if (OMPI_SUCCESS == rc) {
+        rc = MCA_PML_CALL(recv(scratch, 1, type, src, tag, comm, MPI_STATUS_IGNORE));
+        ompi_datatype_destroy(&type);
+    }
+    return rc;
+}
+
+int mca_coll_shmcico_net_receive_any_length(struct ompi_communicator_t *comm, int src, int tag,
+                                            char **msg, size_t *bytes)
+{
+    ompi_status_public_t status;
+    int rc = MCA_PML_CALL(probe(src, tag, comm, &status));
+
+    *msg = NULL;
+    *bytes = 0;
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    *bytes = status._ucount;
+    *msg = malloc(*bytes + 1);
+    if (NULL == *msg) {
+        (void) mca_coll_shmcico_net_drain(comm, src, tag, *bytes);
+        return MPI_ERR_NO_MEM;
+    }
+    return MCA_PML_CALL(recv(*msg, *bytes, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE));
 }
 
 void mca_coll_shmcico_net_release(mca_coll_shmcico_net_t *net)

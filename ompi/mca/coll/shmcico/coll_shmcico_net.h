@@ -118,6 +118,19 @@ static inline int mca_coll_shmcico_net_first_error(int rc, int step_rc)
  *  MPI_ERR_TRUNCATE), or MPI_SUCCESS. */
 int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n);
 
+/** Take the next message from src with tag, of bytes bytes, off the
+ *  wire without memory for it (into a scratch on the stack, every piece
+ *  over the last), so that its sender is not left waiting and no later
+ *  call receives it; MPI_SUCCESS, or an error where not even that was
+ *  possible (its datatype could not be made). */
+int mca_coll_shmcico_net_drain(struct ompi_communicator_t *comm, int src, int tag, size_t bytes);
+
+/** The next message from src with tag, of any length, into *msg (freed
+ *  by the caller; *bytes its length).  Where no memory holds it, the
+ *  message is drained (_drain()): MPI_ERR_NO_MEM, *msg NULL. */
+int mca_coll_shmcico_net_receive_any_length(struct ompi_communicator_t *comm, int src, int tag,
+                                            char **msg, size_t *bytes);
+
 /** Serve a call on a multi-node communicator; MPI result.  The serve
  *  skeleton has checked the root and that bytes move; the buffers and
  *  counts are Open MPI's argument checks' (docs/reliability.md: with

@@ -94,3 +94,17 @@ int mca_coll_shmcico_net_post_apart(const mca_coll_shmcico_net_t *net,
     }
     return n;
 }
+
+void mca_coll_shmcico_net_drain_apart(const mca_coll_shmcico_net_t *net,
+                                      struct ompi_communicator_t *comm, const uint64_t *sizes)
+{
+    int k, me = ompi_comm_rank(comm);
+    const int *members = mca_coll_shmcico_net_members(net, net->my_node, &k);
+
+    for (int i = 0; i < k; ++i) {
+        if (members[i] != me && mca_coll_shmcico_net_apart(sizes[i], k)) {
+            (void) mca_coll_shmcico_net_drain(comm, members[i], MCA_COLL_BASE_TAG_GATHERV,
+                                              sizes[i]);
+        }
+    }
+}

@@ -63,4 +63,10 @@ int mca_coll_shmcico_net_post_apart(const mca_coll_shmcico_net_t *net,
                                     const uint64_t *sizes, bool receive, ompi_request_t **reqs,
                                     int *rc);
 
+/** A Gather leader without a message for its node: the blocks apart of
+ *  its members taken off the wire (mca_coll_shmcico_net_drain()), so
+ *  that none of them is left waiting. */
+void mca_coll_shmcico_net_drain_apart(const mca_coll_shmcico_net_t *net,
+                                      struct ompi_communicator_t *comm, const uint64_t *sizes);
+
 #endif /* MCA_COLL_SHMCICO_NET_APART_H */

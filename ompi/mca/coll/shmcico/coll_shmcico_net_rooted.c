@@ -61,6 +61,7 @@ typedef struct per_member_t {
     int *counts;
     int *displs;
     uint64_t *sizes;
+    uint64_t *told;                 /**< Scatter: what each member learns of its block */
     ompi_request_t **reqs;
 } per_member_t;
 
@@ -69,8 +70,10 @@ static bool per_member_alloc(per_member_t *m, int k)
     m->counts = calloc((size_t) k, sizeof(int));
     m->displs = calloc((size_t) k, sizeof(int));
     m->sizes = calloc((size_t) k, sizeof(uint64_t));
+    m->told = calloc((size_t) k, sizeof(uint64_t));
     m->reqs = calloc((size_t) k, sizeof(ompi_request_t *));
-    return NULL != m->counts && NULL != m->displs && NULL != m->sizes && NULL != m->reqs;
+    return NULL != m->counts && NULL != m->displs && NULL != m->sizes && NULL != m->told
+        && NULL != m->reqs;
 }
 
 static void per_member_free(per_member_t *m)
@@ -78,8 +81,15 @@ static void per_member_free(per_member_t *m)
     free(m->counts);
     free(m->displs);
     free(m->sizes);
+    free(m->told);
     free(m->reqs);
 }
+
+/* What a Scatter member learns in the node stage of sizes: a size no
+ * block has where its leader holds nothing for it (it ran out of
+ * memory), so that it returns an error instead of success with its
+ * buffer untouched. */
+#define NO_BLOCK UINT64_MAX
 
 /* ------------------------------------------------------------------ */
 /* Scatter                                                              */
@@ -215,49 +225,47 @@ static void message_sizes(const char *msg, size_t bytes, int k, uint64_t *sizes)
     }
 }
 
-/* the root's message (NULL on error, *rc set) */
-static char *receive_root(struct ompi_communicator_t *comm, const mca_coll_shmcico_args_t *a,
-                          size_t *bytes, int *rc)
-{
-    ompi_status_public_t status;
-    char *msg;
 
-    *bytes = 0;
-    *rc = MCA_PML_CALL(probe(a->root, MCA_COLL_BASE_TAG_SCATTERV, comm, &status));
-    if (MPI_SUCCESS != *rc) {
-        return NULL;
+/* The sizes a Scatter leader's members learn: each block's, or NO_BLOCK
+ * where the leader has none for the member: no message (lost), or no
+ * stage for a block that goes through it (staged_lost). */
+static const uint64_t *told_sizes(per_member_t *m, int k, bool lost, bool staged_lost)
+{
+    for (int i = 0; i < k; ++i) {
+        bool apart = mca_coll_shmcico_net_apart(m->sizes[i], k);
+        m->told[i] = lost || (staged_lost && !apart) ? NO_BLOCK : m->sizes[i];
     }
-    *bytes = status._ucount;
-    msg = malloc(*bytes + 1);
-    *rc = NULL == msg ? MPI_ERR_NO_MEM
-        : MCA_PML_CALL(recv(msg, *bytes, MPI_BYTE, a->root, MCA_COLL_BASE_TAG_SCATTERV, comm,
-                            MPI_STATUS_IGNORE));
-    return msg;
+    return m->told;
 }
 
-/* another node's leader: the root's message, then the node: the sizes,
- * the staged blocks, the blocks apart */
+/* another node's leader: the root's message, its stage, then the node:
+ * the sizes, the staged blocks, the blocks apart */
 static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                           const mca_coll_shmcico_args_t *a, per_member_t *m)
 {
     int k = ompi_comm_size(net->node_comm), me = ompi_comm_rank(comm), rc, nreqs = 0;
     size_t bytes, staged;
-    char *msg = receive_root(comm, a, &bytes, &rc), *blocks, *stage;
+    char *msg, *blocks, *stage;
     uint64_t mine;
-    bool any;
+    bool any, staged_lost;
 
+    rc = mca_coll_shmcico_net_receive_any_length(comm, a->root, MCA_COLL_BASE_TAG_SCATTERV,
+                                                 &msg, &bytes);
     message_sizes(MPI_SUCCESS == rc ? msg : NULL, bytes, k, m->sizes);
-    /* the node takes part whatever happened, so that it stays in step */
-    rc = mca_coll_shmcico_net_first_error(rc, node_scatter_sizes(net, m->sizes, &mine, me));
     any = mca_coll_shmcico_net_stage_layout(m->sizes, k, m->counts, m->displs, &staged);
     blocks = NULL == msg ? NULL : msg + (size_t) k * sizeof(uint64_t);
     stage = mca_coll_shmcico_net_stage_of(blocks, any, staged);
-    if (NULL == stage && staged > 0) {
+    staged_lost = NULL == stage && staged > 0;
+    if (staged_lost) {
         memset(m->counts, 0, (size_t) k * sizeof(int));     /* out of memory */
         rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_NO_MEM);
     } else if (any) {
         mca_coll_shmcico_net_restage(blocks, stage, m->sizes, m->counts, m->displs, k, false);
     }
+    /* the node takes part whatever happened, so that it stays in step */
+    rc = mca_coll_shmcico_net_first_error(
+        rc, node_scatter_sizes(net, told_sizes(m, k, MPI_SUCCESS != rc && !staged_lost,
+                                               staged_lost), &mine, me));
     if (any && NULL != blocks) {
         /* the members apart wait for their message whatever else failed */
         nreqs = mca_coll_shmcico_net_post_apart(net, comm, a, blocks, m->sizes, false, m->reqs,
@@ -265,7 +273,7 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
     }
     rc = mca_coll_shmcico_net_first_error(
         rc, node_scatterv(net, stage, m->counts, m->displs, MPI_BYTE, a,
-                          !mca_coll_shmcico_net_apart(mine, k), me));
+                          NO_BLOCK != mine && !mca_coll_shmcico_net_apart(mine, k), me));
     rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(m->reqs, nreqs));
     free(stage != blocks ? stage : NULL);
     free(msg);
@@ -279,10 +287,12 @@ static int scatter_member(const mca_coll_shmcico_net_t *net, struct ompi_communi
 {
     uint64_t mine = 0;
     int rc = node_scatter_sizes(net, NULL, &mine, leader);
-    bool out = mca_coll_shmcico_net_apart(mine, ompi_comm_size(net->node_comm));
+    bool lost = NO_BLOCK == mine;   /* its leader has nothing for it */
+    bool out = !lost && mca_coll_shmcico_net_apart(mine, ompi_comm_size(net->node_comm));
 
+    rc = mca_coll_shmcico_net_first_error(rc, lost ? MPI_ERR_NO_MEM : MPI_SUCCESS);
     rc = mca_coll_shmcico_net_first_error(rc, node_scatterv(net, NULL, NULL, NULL, MPI_BYTE,
-                                                            a, !out, leader));
+                                                            a, !lost && !out, leader));
     if (out) {
         int recv_rc = MCA_PML_CALL(recv((void *) a->own_buf, a->own_count, a->own_type,
                                         leader, MCA_COLL_BASE_TAG_SCATTERV, comm,
@@ -360,24 +370,30 @@ static int gather_leader(const mca_coll_shmcico_net_t *net, struct ompi_communic
     rc = mca_coll_shmcico_net_first_error(
         rc, node_gatherv(net, a, own, stage, m->counts, m->displs, MPI_BYTE, me));
     rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(m->reqs, nreqs));
+    if (any && NULL == msg) {
+        /* they send after the node stage: no room, but not left waiting */
+        mca_coll_shmcico_net_drain_apart(net, comm, m->sizes);
+    }
     if (NULL != stage && any) {
         mca_coll_shmcico_net_restage(msg + header, stage, m->sizes, m->counts, m->displs, k, true);
         free(stage);
     }
+    for (int i = 0; NULL == stage && i < k; ++i) {
+        if (0 != m->sizes[i] && (NULL == msg || !mca_coll_shmcico_net_apart(m->sizes[i], k))) {
+            /* a block that never came: a size no message holds, so the
+             * root reports an error instead of taking garbage */
+            m->sizes[i] = UINT64_MAX;
+        }
+    }
     if (NULL != msg) {
         memcpy(msg, m->sizes, header);
-        for (int i = 0; NULL == stage && i < k; ++i) {
-            if (0 != m->sizes[i] && !mca_coll_shmcico_net_apart(m->sizes[i], k)) {
-                /* a block that never came: a size no message holds, so
-                 * the root reports an error instead of taking garbage */
-                ((uint64_t *) msg)[i] = UINT64_MAX;
-            }
-        }
-        rc = mca_coll_shmcico_net_first_error(
-            rc, MCA_PML_CALL(send(msg, header + total, MPI_BYTE, a->root,
-                                  MCA_COLL_BASE_TAG_GATHERV, MCA_PML_BASE_SEND_STANDARD,
-                                  comm)));
     }
+    /* without a message, the sizes alone: the root still hears from
+     * this node */
+    rc = mca_coll_shmcico_net_first_error(
+        rc, MCA_PML_CALL(send(NULL != msg ? msg : (char *) m->sizes,
+                              NULL != msg ? header + total : header, MPI_BYTE, a->root,
+                              MCA_COLL_BASE_TAG_GATHERV, MCA_PML_BASE_SEND_STANDARD, comm)));
     free(msg);
     return rc;
 }
@@ -413,18 +429,12 @@ static bool unpack_node(const mca_coll_shmcico_net_t *net, int n,
 static int receive_node(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                         const mca_coll_shmcico_args_t *a, int n)
 {
-    ompi_status_public_t status;
     char *msg;
-    int rc = MCA_PML_CALL(probe(net->leader[n], MCA_COLL_BASE_TAG_GATHERV, comm, &status));
+    size_t bytes;
+    int rc = mca_coll_shmcico_net_receive_any_length(comm, net->leader[n],
+                                                     MCA_COLL_BASE_TAG_GATHERV, &msg, &bytes);
 
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    msg = malloc(status._ucount + 1);
-    rc = NULL == msg ? MPI_ERR_NO_MEM
-        : MCA_PML_CALL(recv(msg, status._ucount, MPI_BYTE, net->leader[n],
-                            MCA_COLL_BASE_TAG_GATHERV, comm, MPI_STATUS_IGNORE));
-    if (MPI_SUCCESS == rc && !unpack_node(net, n, a, msg, status._ucount)) {
+    if (MPI_SUCCESS == rc && !unpack_node(net, n, a, msg, bytes)) {
         rc = MPI_ERR_TRUNCATE;
     }
     free(msg);
