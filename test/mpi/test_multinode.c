@@ -197,8 +197,8 @@ static void mixed_types_bcast(MPI_Comm comm, int root)
 }
 
 /* hints reach the node stages: a Gather of 1 MiB blocks goes by single
- * copy in the node stages of MPI_COMM_WORLD (from the 32 KiB crossover
- * on), and through the queues only on a duplicate with
+ * copy in the node stages of MPI_COMM_WORLD (far above the crossovers),
+ * and through the queues only on a duplicate with
  * shmcico_single_copy=off.  The node stages are Gatherv calls on the
  * node communicator: the gatherv transport counters move. */
 static void hints_across_nodes(void)
@@ -218,7 +218,13 @@ static void hints_across_nodes(void)
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &off);
     MPI_Info_free(&info);
     single = counter_of(ST_GATHERV, "single_copy");
-    MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0, MPI_COMM_WORLD);
+    memset(sbuf, 1 + rank, (size_t) block);
+    ST_CHECK(MPI_SUCCESS == MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0,
+                                       MPI_COMM_WORLD), "Gather of 1 MiB blocks: error");
+    for (size_t i = 0; 0 == rank && i < (size_t) block * (size_t) size; i += 4093) {
+        ST_CHECK(rbuf[i] == (char) (1 + i / (size_t) block), "Gather of 1 MiB blocks: byte "
+                 "%zu is %d", i, rbuf[i]);
+    }
     ST_CHECK(counter_of(ST_GATHERV, "single_copy") > single,
              "Gather of 1 MiB blocks across nodes: no node stage by single copy");
     /* what is in effect is the node stages' transport, not a default */
