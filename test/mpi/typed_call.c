@@ -444,10 +444,17 @@ static void blocks_of(const tc_call *c, int me, int p, int *nonempty, int *empty
     }
 }
 
+static uint64_t at_least_one(uint64_t bytes)
+{
+    return bytes > 0 ? bytes : 1;
+}
+
 /* The crossover of c's operation on c's communicator, in bytes, from the
- * hints in effect (shmcico_single_copy_min "op:N,...", and
- * shmcico_single_copy, which names the copier in use once the segment is
- * made, "off" without one); UINT64_MAX: none. */
+ * hints in effect (shmcico_single_copy_min, "N" when every operation has
+ * the same, else "op:N,..."; 0 means 1; and shmcico_single_copy, which
+ * names the copier in use once the segment is made, "off" without one);
+ * UINT64_MAX: none; 0: not known (the communicator does not report
+ * them). */
 static uint64_t crossover(const tc_call *c)
 {
     char value[MPI_MAX_INFO_VAL + 1] = "", key[40];
@@ -459,17 +466,20 @@ static uint64_t crossover(const tc_call *c)
     MPI_Info_get(info, "shmcico_single_copy", MPI_MAX_INFO_VAL, value, &flag);
     if (!flag || 0 == strcmp(value, "off")) {
         MPI_Info_free(&info);
-        return UINT64_MAX;
+        return flag ? UINT64_MAX : 0;
     }
     MPI_Info_get(info, "shmcico_single_copy_min", MPI_MAX_INFO_VAL, value, &flag);
     MPI_Info_free(&info);
     snprintf(key, sizeof(key), "%s:", st_op_name(c->op));
+    if (flag && NULL == strchr(value, ':')) {
+        return at_least_one(strtoull(value, NULL, 10));
+    }
     for (at = value; flag && NULL != (at = strstr(at, key)); ++at) {
         if (at == value || ',' == at[-1]) {
-            return strtoull(at + strlen(key), NULL, 10);
+            return at_least_one(strtoull(at + strlen(key), NULL, 10));
         }
     }
-    return UINT64_MAX;
+    return 0;
 }
 
 /* Default parameters, a contiguous type, a call on one node (not served
@@ -482,7 +492,7 @@ static void check_by_crossover(const tc_call *c, int me, int p, int served,
     uint64_t from = crossover(c), size = st_type_size(c->type->blocks_type);
     int want_single = 0, want_queue = 0;
 
-    if (!served || 0 != st_cvar("cache_probe")) {
+    if (!served || 0 == from || 0 != st_cvar("cache_probe")) {
         return;
     }
     for (int j = 0; j < nblocks(c, p); ++j) {

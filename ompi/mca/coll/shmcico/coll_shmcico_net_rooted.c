@@ -337,6 +337,29 @@ static int gather_member(const mca_coll_shmcico_net_t *net, struct ompi_communic
     return rc;
 }
 
+/* A Gather leader's message to the root: the sizes, then the blocks.  A
+ * block that never came (lost: no stage, or no message at all) gets a
+ * size no message holds, so that the root reports an error instead of
+ * taking garbage; without a message, the sizes alone, so that the root
+ * still hears from this node. */
+static int send_to_root(struct ompi_communicator_t *comm, const mca_coll_shmcico_args_t *a,
+                        uint64_t *sizes, int k, char *msg, size_t total, bool lost)
+{
+    size_t header = (size_t) k * sizeof(uint64_t);
+
+    for (int i = 0; lost && i < k; ++i) {
+        if (0 != sizes[i] && (NULL == msg || !mca_coll_shmcico_net_apart(sizes[i], k))) {
+            sizes[i] = UINT64_MAX;
+        }
+    }
+    if (NULL != msg) {
+        memcpy(msg, sizes, header);
+    }
+    return MCA_PML_CALL(send(NULL != msg ? msg : (char *) sizes,
+                             NULL != msg ? header + total : header, MPI_BYTE, a->root,
+                             MCA_COLL_BASE_TAG_GATHERV, MCA_PML_BASE_SEND_STANDARD, comm));
+}
+
 /* another node's leader: the node's blocks (the staged ones through the
  * node stage, the others apart) into one message, then that message to
  * the root: the sizes, then the blocks in node order */
@@ -347,7 +370,7 @@ static int gather_leader(const mca_coll_shmcico_net_t *net, struct ompi_communic
     int rc = node_sizes(net, a->own_count * type_size(a->own_type), me, m->sizes);
     size_t header = (size_t) k * sizeof(uint64_t), total = 0, staged;
     char *msg, *stage;
-    bool any, own;
+    bool any, own, lost;
 
     for (int i = 0; i < k; ++i) {
         m->sizes[i] = MPI_SUCCESS == rc ? m->sizes[i] : 0;
@@ -374,26 +397,13 @@ static int gather_leader(const mca_coll_shmcico_net_t *net, struct ompi_communic
         /* they send after the node stage: no room, but not left waiting */
         mca_coll_shmcico_net_drain_apart(net, comm, m->sizes);
     }
-    if (NULL != stage && any) {
+    lost = NULL == stage;
+    if (!lost && any) {
         mca_coll_shmcico_net_restage(msg + header, stage, m->sizes, m->counts, m->displs, k, true);
         free(stage);
     }
-    for (int i = 0; NULL == stage && i < k; ++i) {
-        if (0 != m->sizes[i] && (NULL == msg || !mca_coll_shmcico_net_apart(m->sizes[i], k))) {
-            /* a block that never came: a size no message holds, so the
-             * root reports an error instead of taking garbage */
-            m->sizes[i] = UINT64_MAX;
-        }
-    }
-    if (NULL != msg) {
-        memcpy(msg, m->sizes, header);
-    }
-    /* without a message, the sizes alone: the root still hears from
-     * this node */
-    rc = mca_coll_shmcico_net_first_error(
-        rc, MCA_PML_CALL(send(NULL != msg ? msg : (char *) m->sizes,
-                              NULL != msg ? header + total : header, MPI_BYTE, a->root,
-                              MCA_COLL_BASE_TAG_GATHERV, MCA_PML_BASE_SEND_STANDARD, comm)));
+    rc = mca_coll_shmcico_net_first_error(rc, send_to_root(comm, a, m->sizes, k, msg, total,
+                                                           lost));
     free(msg);
     return rc;
 }
