@@ -456,6 +456,13 @@ default_suite() {
         -- bash -c "mpi 3 verbose 10 cache_probe 1 $single_everything $probe_everything \
                         -- mpi/test_vector allgatherv"
 
+    # own blocks of 1 MiB with streaming stores where the probe finds
+    # their destination cold (every probe cold, or none)
+    run_case own-probe-cold-np3 120 \
+        -- mpi 3 cache_probe 1 cache_probe_ns 1 -- mpi/test_hints own-probe cold
+    run_case own-probe-warm-np3 120 \
+        -- mpi 3 cache_probe 1 cache_probe_ns 1000000000000 -- mpi/test_hints own-probe warm
+
     echo "== per-communicator hints"
     for np in 2 5; do
         run_case "hints-np$np" 300 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree chain/4\)' \
@@ -585,6 +592,9 @@ valgrind_suite() {
         valgrind_case "valgrind-$op" mpi/test_vector $op
     done
     valgrind_case valgrind-stress-all-ops mpi/test_stress 1000 all
+    # the cache probe's loads on own blocks' destinations
+    OMPI_MCA_coll_shmcico_cache_probe=1 OMPI_MCA_coll_shmcico_cache_probe_ns=1 \
+        valgrind_case valgrind-own-probe mpi/test_hints own-probe cold
     # the component's own argument checks (Open MPI's would catch most)
     OMPI_MCA_mpi_param_check=0 valgrind_case valgrind-bad-input mpi/test_badinput
 }

@@ -38,7 +38,10 @@
  *  - an invalid value is ignored (the suite checks the message) and the
  *    value in effect stays;
  *  - MPI_COMM_WORLD reports the defaults, and the single copy in use once
- *    its segment is made.
+ *    its segment is made;
+ *  - "test_hints own-probe cold|warm": own blocks of 1 MiB and more go
+ *    with streaming stores where the cache probe finds their destination
+ *    cold (see own_probe()).
  */
 
 #include <stdio.h>
@@ -333,6 +336,57 @@ static void set_info(void)
     MPI_Comm_free(&comm);
 }
 
+/* An Allgather of 1 MiB blocks into a receive buffer never written
+ * before: the probe reads bytes nobody defined (valgrind-own-probe runs
+ * this under memcheck), the result is right */
+static void own_probe_unwritten(unsigned long long want)
+{
+    size_t mib = (size_t) 1 << 20;
+    unsigned char *mine = malloc(mib), *all = malloc(mib * (size_t) size);
+    unsigned long long before = st_counter("allgather_own_streamed_bytes");
+
+    memset(mine, 7 + rank, mib);
+    ST_CHECK(MPI_SUCCESS == MPI_Allgather(mine, (int) mib, MPI_BYTE, all, (int) mib, MPI_BYTE,
+                                          MPI_COMM_WORLD), "Allgather into a fresh buffer");
+    for (size_t i = 0; i < mib * (size_t) size; i += 4099) {
+        ST_CHECK(all[i] == (unsigned char) (7 + i / mib), "fresh buffer: byte %zu is %d", i,
+                 all[i]);
+    }
+    ST_CHECK(st_counter("allgather_own_streamed_bytes") - before == want,
+             "fresh buffer: own block streamed %llu bytes, expected %llu",
+             st_counter("allgather_own_streamed_bytes") - before, want);
+    free(mine);
+    free(all);
+}
+
+/* "own-probe cold" (run with coll_shmcico_cache_probe 1 and
+ * cache_probe_ns 1: every probed block is cold) or "own-probe warm"
+ * (cache_probe_ns so high that none is): below
+ * coll_shmcico_<op>_own_streaming_min, an own block of 1 MiB
+ * (MCA_COLL_SHMCICO_OWN_PROBE_MIN) or more goes with streaming stores
+ * where the probe finds its destination cold, a smaller one never, nor
+ * one whose own_streaming_min is 0 (the hint) */
+static int own_probe(const char *state)
+{
+    int cold = 0 == strcmp(state, "cold"), mib = 1 << 20;
+    unsigned long long want = cold ? (unsigned long long) mib : 0;
+    MPI_Comm never = dup_with("shmcico_own_streaming_min", "0");
+
+    ST_CHECK(want == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, mib, 31),
+             "%s destination: Allgather of 1 MiB blocks", state);
+    ST_CHECK((0 == rank ? want : 0) == own_streamed(ST_GATHERV, MPI_COMM_WORLD, mib, 32),
+             "%s destination: Gatherv of 1 MiB blocks", state);
+    ST_CHECK((0 == rank ? want : 0) == own_streamed(ST_SCATTER, MPI_COMM_WORLD, mib, 33),
+             "%s destination: Scatter of 1 MiB blocks", state);
+    ST_CHECK(0 == own_streamed(ST_ALLGATHER, MPI_COMM_WORLD, mib - 1, 34),
+             "%s destination: Allgather of blocks of 1 MiB - 1", state);
+    ST_CHECK(0 == own_streamed(ST_ALLGATHER, never, mib, 35),
+             "%s destination: own_streaming_min 0", state);
+    MPI_Comm_free(&never);
+    own_probe_unwritten(want);
+    return st_finish("test_hints");
+}
+
 int main(int argc, char **argv)
 {
     st_init(&argc, &argv);
@@ -341,6 +395,9 @@ int main(int argc, char **argv)
     if (size > 64) {
         st_fail("at most 64 processes");
         return st_finish("test_hints");
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "own-probe")) {
+        return own_probe(argv[2]);
     }
     expect_info(MPI_COMM_WORLD, "shmcico_single_copy", "auto", "MPI_COMM_WORLD at start");
     disable();

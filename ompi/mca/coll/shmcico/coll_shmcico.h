@@ -113,7 +113,11 @@ typedef struct mca_coll_shmcico_component_t {
     uint64_t probe_ns;              /**< the probe's threshold (parameter); 0: calibrate */
     uint64_t probe_kernel_ratio;    /**< least kernel/memcpy time of a cold copy, in
                                          hundredths, for a calibrated probe (parameter) */
-    uint64_t probe_threshold;       /**< the threshold in use; 0: no probe */
+    uint64_t probe_threshold;       /**< the threshold in use for a sender's blocks;
+                                         0: no probe */
+    uint64_t own_probe_threshold;   /**< the threshold in use for an own block's
+                                         destination (not turned off by a fast kernel
+                                         copy); 0: no probe */
 
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
@@ -315,6 +319,11 @@ static inline bool mca_coll_shmcico_own_streaming_by_size(const mca_coll_shmcico
 
     return mca_coll_shmcico_streaming_stores && 0 != from && bytes >= from;
 }
+
+/** The smallest own block whose destination the cache probe looks at,
+ *  below coll_shmcico_<op>_own_streaming_min: one found cold is copied
+ *  with streaming stores (docs/design.md, "Streaming stores"). */
+#define MCA_COLL_SHMCICO_OWN_PROBE_MIN ((uint64_t) 1024 * 1024)
 
 /** Add to one of the MPI_T counters (atomically when threads are in
  *  use). */

@@ -117,7 +117,8 @@ static void register_op_counters(void)
           "fragment of at most 32 bytes travels in its flag)", c->streamed_bytes },
         { "own_streamed_bytes", "Bytes of its own block that this process copied into its "
           "own receive buffer with streaming (non-temporal) stores in served %s calls "
-          "(coll_shmcico_<op>_own_streaming_min)", c->own_streamed_bytes },
+          "(coll_shmcico_<op>_own_streaming_min, or a destination the cache probe found "
+          "cold)", c->own_streamed_bytes },
         { "cold", "Number of blocks this process sent in served %s calls that their size "
           "sent by single copy but the cache probe found out of the caches: they went "
           "through the queues", c->cold },
@@ -217,9 +218,11 @@ static void calibrate_probe(mca_coll_shmcico_component_t *c)
 
     if (!c->probe || 0 != c->probe_ns) {
         c->probe_threshold = c->probe ? c->probe_ns : 0;
+        c->own_probe_threshold = c->probe_threshold;
         return;
     }
     c->probe_threshold = mca_coll_shmcico_residency_calibrate(&cached, &flushed);
+    c->own_probe_threshold = c->probe_threshold;    /* whatever the kernel's copy takes */
     if (0 != c->probe_threshold && 0 != c->probe_kernel_ratio) {
         ratio = mca_coll_shmcico_residency_kernel_ratio();
     }
@@ -232,7 +235,8 @@ static void calibrate_probe(mca_coll_shmcico_component_t *c)
                              "memcpy's (0: not measured): %s", cached, flushed, ratio / 100,
                              ratio % 100,
                              0 != c->probe_threshold ? "the flushed chain is the threshold"
-                             : 0 != ratio ? "single copy is faster from memory, no probe"
+                             : 0 != ratio ? "single copy is faster from memory, no probe "
+                                            "of blocks sent, own blocks' destinations probed"
                                           : "too close, no probe");
 }
 

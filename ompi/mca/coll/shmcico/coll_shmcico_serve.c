@@ -215,6 +215,44 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
     return error;
 }
 
+/* Where this process copies its own block to (none in place, or for a
+ * process that is not a root of Scatter(v) or Gather(v)) */
+static mca_coll_shmcico_stream_t *own_destination(const mca_coll_shmcico_args_t *a,
+                                                  mca_coll_shmcico_module_t *module, int me,
+                                                  int p, bool in_place)
+{
+    bool scatter = MCA_COLL_SHMCICO_OP_SCATTER == a->op
+                   || MCA_COLL_SHMCICO_OP_SCATTERV == a->op;
+
+    if (in_place || MCA_COLL_SHMCICO_OP_BCAST == a->op || (is_rooted(a->op) && me != a->root)) {
+        return NULL;
+    }
+    return &module->streams[scatter ? p : me].stream;
+}
+
+/* An own block from MCA_COLL_SHMCICO_OWN_PROBE_MIN on, below the size
+ * that streams it anyway, goes with streaming stores where the cache
+ * probe finds its destination cold (docs/design.md, "Streaming stores");
+ * returns whether it does (coll_shmcico_<op>_own_streamed_bytes counts
+ * its bytes). */
+static bool probe_own_destination(const mca_coll_shmcico_args_t *a,
+                                  mca_coll_shmcico_module_t *module, int me, int p,
+                                  bool in_place)
+{
+    mca_coll_shmcico_stream_t *dst = own_destination(a, module, me, p, in_place);
+    mca_coll_shmcico_region_t region;
+
+    if (NULL == dst || NULL == dst->contig || dst->own_streaming
+        || dst->length < MCA_COLL_SHMCICO_OWN_PROBE_MIN
+        || !mca_coll_shmcico_own_streaming_by_size(module, a->op, UINT64_MAX)) {
+        return false;
+    }
+    mca_coll_shmcico_region_contig(&region, (void *) dst->contig, dst->length);
+    dst->own_streaming = mca_coll_shmcico_residency_cold(
+        &region, mca_coll_shmcico_component.own_probe_threshold);
+    return dst->own_streaming;
+}
+
 static void close_all(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
                       int me, int p, bool in_place)
 {
@@ -450,6 +488,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
                                    &largest, &cold);
     }
     own_error = open_own(a, module, me, p, &in_place, &cold);
+    (void) probe_own_destination(a, module, me, p, in_place);   /* counted as own_streamed */
     if (MCA_COLL_SHMCICO_OP_BCAST == a->op) {
         largest = module->streams[p].stream.length;
     }
