@@ -212,7 +212,8 @@ multinode_cases() {
            : -np 1 mpi/test_multinode later-hint
     # out of memory at a leader and at the root (test/mpi/fault_inject.c)
     run_case multinode-2x2-no-memory 120 \
-        -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_inject.so" \
+        -- "$srcdir_abs/nodes.sh" 2x2 \
+           -x LD_PRELOAD="$PWD/mpi/.libs/fault_inject.so${LD_PRELOAD:+:$LD_PRELOAD}" \
            mpi/test_multinode no-memory
     run_case multinode-4x1-fallback 300 \
         --expect 'not served across nodes: every node holds one process' \
@@ -612,8 +613,9 @@ large_suite() {
     if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
         # simulated nodes need Open MPI 4.1's launcher (see default_suite)
         run_case multinode-gatherv-scatterv-over-2GiB 1200 \
-            -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_inject.so" \
-               -x SHMCICO_FAULT_PRELOADED=1 mpi/test_large multinode
+            -- "$srcdir_abs/nodes.sh" 2x2 \
+               -x LD_PRELOAD="$PWD/mpi/.libs/fault_inject.so${LD_PRELOAD:+:$LD_PRELOAD}" \
+               mpi/test_large multinode
     fi
 }
 

@@ -19,9 +19,13 @@
  *   SHMCICO_FAULT_DIE_IN_SETUP  the process kills itself (SIGKILL) when
  *                               it reserves the backing file: the file
  *                               exists and no other rank has attached
- *   SHMCICO_FAULT_MALLOC_FROM=N malloc() of N bytes or more fails
- *                               (ENOMEM), while the variable is set (a
- *                               test sets it around one call)
+ *   shmcico_fault_malloc_from(N) (a function: a test finds it with
+ *                               dlsym(RTLD_DEFAULT, ...) and calls it
+ *                               around one call) malloc() of N bytes or
+ *                               more fails (ENOMEM); 0: never.  Every
+ *                               other malloc() goes to the next one (a
+ *                               sanitizer's, where one is preloaded after
+ *                               this library)
  */
 
 #define _GNU_SOURCE
@@ -30,6 +34,8 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,13 +96,45 @@ int posix_fallocate(int fd, off_t offset, off_t len)
 
 extern void *__libc_malloc(size_t size);
 
+/* malloc() of the component fails from this many bytes on; 0: never */
+static _Atomic size_t fail_from;
+
+/* The test's switch (found with dlsym(RTLD_DEFAULT, ...)): an atomic
+ * word, not the environment, which other threads read while a test would
+ * change it. */
+void shmcico_fault_malloc_from(size_t bytes)
+{
+    atomic_store(&fail_from, bytes);
+}
+
+/* The malloc() after this library's: a sanitizer's, whose free() gets
+ * every block, or the C library's */
+static void *next_malloc(size_t size)
+{
+    static void *(*_Atomic next)(size_t);
+    static __thread int resolving;
+    void *(*found)(size_t) = atomic_load(&next);
+
+    if (NULL == found && resolving) {
+        return __libc_malloc(size);         /* dlsym's own needs, if any */
+    }
+    if (NULL == found) {
+        resolving = 1;
+        found = (void *(*)(size_t)) dlsym(RTLD_NEXT, "malloc");
+        resolving = 0;
+        found = NULL != found ? found : __libc_malloc;
+        atomic_store(&next, found);
+    }
+    return found(size);
+}
+
 void *malloc(size_t size)
 {
     static __thread int inside;     /* backtrace() may allocate */
-    const char *from = size >= 4096 && !inside ? getenv("SHMCICO_FAULT_MALLOC_FROM") : NULL;
+    size_t from = atomic_load_explicit(&fail_from, memory_order_relaxed);
     int refuse = 0;
 
-    if (NULL != from && size >= strtoull(from, NULL, 0)) {
+    if (0 != from && size >= from && !inside) {
         inside = 1;
         refuse = called_by_component();
         inside = 0;
@@ -105,5 +143,5 @@ void *malloc(size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    return __libc_malloc(size);
+    return next_malloc(size);
 }

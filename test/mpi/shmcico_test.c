@@ -7,8 +7,10 @@
  * $HEADER$
  */
 
+#define _GNU_SOURCE            /* RTLD_DEFAULT */
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +207,16 @@ unsigned long long st_cvar(const char *name)
         return (unsigned long long) value.i;
     }
     return MPI_UNSIGNED_LONG == type ? value.ul : value.ull;
+}
+
+int st_fault_malloc_from(size_t bytes)
+{
+    void (*set)(size_t) = (void (*)(size_t)) dlsym(RTLD_DEFAULT, "shmcico_fault_malloc_from");
+
+    if (NULL != set) {
+        set(bytes);
+    }
+    return NULL != set;
 }
 
 st_buf st_alloc(size_t bytes)

@@ -25,8 +25,8 @@
  * 2^31; then Gather and Scatter to and from rank 2, and an Allgather, of
  * blocks of 683 MiB, whose displacements (rank x count bytes) pass 2^31
  * on the second node; every byte checked, every call served across nodes
- * by coll/shmcico; with test/mpi/fault_inject.c preloaded (and
- * SHMCICO_FAULT_PRELOADED set), a Gatherv whose leader cannot allocate
+ * by coll/shmcico; with test/mpi/fault_inject.c preloaded, a Gatherv
+ * whose leader cannot allocate
  * its node's message while a block of 1.2 GB comes to it apart.  Needs
  * about 14 GB at a time.
  * Run by "make check-large", which test/run-tests.sh runs.
@@ -370,11 +370,11 @@ static void no_memory_apart(int rank, int size)
         mine[i] = value(rank, i);
     }
     if (2 == rank) {
-        setenv("SHMCICO_FAULT_MALLOC_FROM", "100000000", 1);
+        (void) st_fault_malloc_from(100000000);
     }
     err = MPI_Gatherv(mine, counts[rank], MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0,
                       MPI_COMM_WORLD);
-    unsetenv("SHMCICO_FAULT_MALLOC_FROM");
+    (void) st_fault_malloc_from(0);
     MPI_Error_class(err, &cls);
     ST_CHECK(2 == rank ? MPI_ERR_NO_MEM == cls : 0 == rank ? MPI_SUCCESS != cls
              : MPI_SUCCESS == cls, "no memory at rank 2 for a block apart: rank %d error %d",
@@ -406,7 +406,7 @@ static int check_multinode(int rank, int size)
         check_across(rank, size, leader_over, "the leader's block over 2 GiB, one after it");
         check_across(rank, size, both_over_1gib, "two blocks of 1.2 GB");
         check_regular_across(rank, size);
-        if (NULL != getenv("SHMCICO_FAULT_PRELOADED")) {
+        if (st_fault_malloc_from(0)) {
             no_memory_apart(rank, size);
         }
     }

@@ -309,12 +309,12 @@ static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
         memset(all, 0, (size_t) size * block);
     }
     if (rank == fault_at) {
-        setenv("SHMCICO_FAULT_MALLOC_FROM", "100000", 1);
+        (void) st_fault_malloc_from(100000);
     }
     err = ST_SCATTER == op
         ? MPI_Scatter(all, block, MPI_BYTE, mine, block, MPI_BYTE, 0, MPI_COMM_WORLD)
         : MPI_Gather(mine, block, MPI_BYTE, all, block, MPI_BYTE, 0, MPI_COMM_WORLD);
-    unsetenv("SHMCICO_FAULT_MALLOC_FROM");
+    (void) st_fault_malloc_from(0);
     MPI_Error_class(err, &cls);
     if (want_data && ST_SCATTER == op) {
         /* every process filled its buffer of blocks as the root did */
@@ -341,6 +341,12 @@ static int no_memory(void)
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (!st_fault_malloc_from(0)) {
+        st_fail("no-memory needs test/mpi/.libs/fault_inject.so in LD_PRELOAD");
+        return st_finish("test_multinode");
+    }
+    /* the node communicator and its segment first, with memory */
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 9, 1), "the first Scatter");
     /* node 2's leader has no room for the root's message: node 2 fails */
     ST_CHECK(rooted_with_fault(ST_SCATTER, 2, 0, rank < 2) == (rank < 2 ? MPI_SUCCESS
                                                                        : MPI_ERR_NO_MEM),
@@ -356,6 +362,12 @@ static int no_memory(void)
     ST_CHECK(rooted_with_fault(ST_GATHER, 0, 4, 0) == (0 == rank ? MPI_ERR_NO_MEM : MPI_SUCCESS),
              "Gather, no memory at the root: rank %d's error", rank);
     ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 5, 1), "the Gather after that");
+    /* the root has no room for node 2's message: node 2 fails, the
+     * root's node gets its blocks */
+    ST_CHECK(rooted_with_fault(ST_SCATTER, 0, 6, 1 == rank) == (1 == rank ? MPI_SUCCESS
+                                                                         : MPI_ERR_NO_MEM),
+             "Scatter, no memory at the root: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 7, 1), "the Scatter after that");
     return st_finish("test_multinode");
 }
 

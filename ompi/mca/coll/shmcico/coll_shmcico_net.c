@@ -171,13 +171,17 @@ int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n)
 #define DRAIN_PIECE 4096
 
 /* A datatype of bytes bytes that all land in the first DRAIN_PIECE of
- * the buffer (pieces of extent 0, then the rest) */
+ * the buffer (pieces of extent 0, then the rest).  MPI calls a receive
+ * into overlapping elements erroneous; Open MPI's convertor writes them
+ * one after the other, which is all a drain needs (and ob1 does not use
+ * RDMA into a buffer that is not contiguous). */
 static int drain_type(size_t bytes, struct ompi_datatype_t **type)
 {
     struct ompi_datatype_t *piece = NULL, *tight = NULL;
     int lens[2] = { (int) (bytes / DRAIN_PIECE), (int) (bytes % DRAIN_PIECE) };
     ptrdiff_t displs[2] = { 0, 0 };
-    int rc = ompi_datatype_create_contiguous(DRAIN_PIECE, &ompi_mpi_byte.dt, &piece);
+    int rc = bytes / DRAIN_PIECE > INT_MAX ? MPI_ERR_COUNT
+        : ompi_datatype_create_contiguous(DRAIN_PIECE, &ompi_mpi_byte.dt, &piece);
 
     if (OMPI_SUCCESS == rc) {
         rc = ompi_datatype_create_resized(piece, 0, 0, &tight);

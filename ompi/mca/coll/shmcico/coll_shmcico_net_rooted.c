@@ -183,17 +183,22 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
     char **msgs = calloc((size_t) net->nnodes, sizeof(char *));
     int rc = NULL == sends || NULL == msgs ? MPI_ERR_NO_MEM : MPI_SUCCESS, nsends = 0;
 
-    for (int n = 0; n < net->nnodes && MPI_SUCCESS == rc; ++n) {
-        size_t bytes;
+    for (int n = 0; n < net->nnodes && NULL != sends && NULL != msgs; ++n) {
+        size_t bytes = 0;
+        int send_rc;
         if (n == net->my_node) {
             continue;
         }
         msgs[n] = pack_node(net, n, a, &bytes);
-        rc = NULL == msgs[n] ? MPI_ERR_NO_MEM
-            : MCA_PML_CALL(isend(msgs[n], bytes, MPI_BYTE, net->leader[n],
-                                 MCA_COLL_BASE_TAG_SCATTERV, MCA_PML_BASE_SEND_STANDARD, comm,
-                                 &sends[nsends]));
-        nsends += MPI_SUCCESS == rc;
+        /* without memory for it, an empty message: the node learns that
+         * nothing comes for it, and no leader is left waiting */
+        rc = mca_coll_shmcico_net_first_error(rc, NULL == msgs[n] ? MPI_ERR_NO_MEM
+                                                                  : MPI_SUCCESS);
+        send_rc = MCA_PML_CALL(isend(msgs[n], NULL == msgs[n] ? 0 : bytes, MPI_BYTE,
+                                     net->leader[n], MCA_COLL_BASE_TAG_SCATTERV,
+                                     MCA_PML_BASE_SEND_STANDARD, comm, &sends[nsends]));
+        nsends += MPI_SUCCESS == send_rc;
+        rc = mca_coll_shmcico_net_first_error(rc, send_rc);
     }
     rc = mca_coll_shmcico_net_first_error(rc, root_node(net, comm, a, counts, displs, true));
     if (NULL != sends) {
@@ -233,7 +238,8 @@ static const uint64_t *told_sizes(per_member_t *m, int k, bool lost, bool staged
 {
     for (int i = 0; i < k; ++i) {
         bool apart = mca_coll_shmcico_net_apart(m->sizes[i], k);
-        m->told[i] = lost || (staged_lost && !apart) ? NO_BLOCK : m->sizes[i];
+        m->told[i] = lost || (staged_lost && !apart && 0 != m->sizes[i]) ? NO_BLOCK
+                                                                         : m->sizes[i];
     }
     return m->told;
 }
@@ -251,6 +257,9 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
 
     rc = mca_coll_shmcico_net_receive_any_length(comm, a->root, MCA_COLL_BASE_TAG_SCATTERV,
                                                  &msg, &bytes);
+    if (MPI_SUCCESS == rc && bytes < (size_t) k * sizeof(uint64_t)) {
+        rc = MPI_ERR_NO_MEM;        /* the root had no memory for this node's message */
+    }
     message_sizes(MPI_SUCCESS == rc ? msg : NULL, bytes, k, m->sizes);
     any = mca_coll_shmcico_net_stage_layout(m->sizes, k, m->counts, m->displs, &staged);
     blocks = NULL == msg ? NULL : msg + (size_t) k * sizeof(uint64_t);
