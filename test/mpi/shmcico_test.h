@@ -63,7 +63,7 @@ unsigned long long st_cvar(const char *name);
 int st_served_here(MPI_Comm comm);
 
 /* Make malloc() of the component fail from bytes on (0: never), through
- * test/mpi/fault_inject.c; 0 where that library is not preloaded. */
+ * test/mpi/fault_malloc.c; 0 where that library is not preloaded. */
 int st_fault_malloc_from(size_t bytes);
 
 /* ---- Buffers with guards ------------------------------------------ */

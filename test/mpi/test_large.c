@@ -25,7 +25,7 @@
  * 2^31; then Gather and Scatter to and from rank 2, and an Allgather, of
  * blocks of 683 MiB, whose displacements (rank x count bytes) pass 2^31
  * on the second node; every byte checked, every call served across nodes
- * by coll/shmcico; with test/mpi/fault_inject.c preloaded, a Gatherv
+ * by coll/shmcico; with test/mpi/fault_malloc.c preloaded, a Gatherv
  * whose leader cannot allocate
  * its node's message while a block of 1.2 GB comes to it apart.  Needs
  * about 14 GB at a time.
@@ -353,7 +353,7 @@ static void check_regular_across(int rank, int size)
 
 /* A Gatherv to rank 0 whose block of rank 3 (1.2 GB) goes to its leader,
  * rank 2, apart, while rank 2 cannot allocate its node's message
- * (test/mpi/fault_inject.c): rank 2 returns MPI_ERR_NO_MEM, the root an
+ * (test/mpi/fault_malloc.c): rank 2 returns MPI_ERR_NO_MEM, the root an
  * error, rank 3 is not left waiting with its block, and the next Gatherv
  * is right. */
 static void no_memory_apart(int rank, int size)

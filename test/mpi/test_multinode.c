@@ -38,7 +38,7 @@
  *    (see later_hint()).
  *
  *  - no-memory: a process that cannot allocate a message of a Scatter or
- *    Gather (test/mpi/fault_inject.c) leaves no process waiting and no
+ *    Gather (test/mpi/fault_malloc.c) leaves no process waiting and no
  *    message for the next call (see no_memory()).
  *
  * Usage: test_multinode served|fallback|later-hint|no-memory
@@ -289,7 +289,7 @@ static int later_hint(void)
 
 /* One Scatter or Gather of 64 KiB blocks from root 0 on 2x2 nodes, with
  * malloc() of the component failing from 100000 bytes at process
- * fault_at (-1: nowhere; test/mpi/fault_inject.c); returns its error
+ * fault_at (-1: nowhere; test/mpi/fault_malloc.c); returns its error
  * class, the data checked where want_data. */
 static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
 {
@@ -331,7 +331,7 @@ static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
     return cls;
 }
 
-/* On 2x2 nodes (node 2: ranks 2 and 3, led by 2), under fault_inject.so:
+/* On 2x2 nodes (node 2: ranks 2 and 3, led by 2), under fault_malloc.so:
  * where a process cannot allocate a message, every process that would
  * have needed it gets an error, nobody waits for good, and the next call
  * is right (no message of the failed call is left for it). */
@@ -342,7 +342,7 @@ static int no_memory(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (!st_fault_malloc_from(0)) {
-        st_fail("no-memory needs test/mpi/.libs/fault_inject.so in LD_PRELOAD");
+        st_fail("no-memory needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
         return st_finish("test_multinode");
     }
     /* the node communicator and its segment first, with memory */
