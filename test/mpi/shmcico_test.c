@@ -209,6 +209,18 @@ unsigned long long st_cvar(const char *name)
     return MPI_UNSIGNED_LONG == type ? value.ul : value.ull;
 }
 
+unsigned long long st_counter_sum(const char *what)
+{
+    unsigned long long n = 0;
+
+    for (int op = 0; op < ST_NOPS; ++op) {
+        char name[64];
+        snprintf(name, sizeof(name), "%s_%s", st_op_name((st_op) op), what);
+        n += st_counter(name);
+    }
+    return n;
+}
+
 int st_fault_malloc_from(size_t bytes)
 {
     void (*set)(size_t) = (void (*)(size_t)) dlsym(RTLD_DEFAULT, "shmcico_fault_malloc_from");

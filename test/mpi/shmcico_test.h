@@ -50,6 +50,9 @@ int st_failures(void);
  * test when the variable does not exist (the component is not loaded). */
 unsigned long long st_counter(const char *name);
 
+/* The sum of coll_shmcico_<op>_<what> over the operations. */
+unsigned long long st_counter_sum(const char *what);
+
 /* Current value of the MPI_T size variable coll_shmcico_<name>. */
 unsigned long long st_size_variable(const char *name);
 

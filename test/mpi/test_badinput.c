@@ -49,23 +49,10 @@
 static int rank, size;
 static unsigned long long served_so_far, fallback_so_far;
 
-/* the sum of coll_shmcico_<op>_WHAT over the operations */
-static unsigned long long counted(const char *what)
-{
-    unsigned long long n = 0;
-
-    for (int op = 0; op < ST_NOPS; ++op) {
-        char name[64];
-        snprintf(name, sizeof(name), "%s_%s", st_op_name((st_op) op), what);
-        n += st_counter(name);
-    }
-    return n;
-}
-
 /* Since the last check, shmcico served calls calls and handed none on. */
 static void served_since(unsigned long long calls, const char *after)
 {
-    unsigned long long served = counted("served"), fallback = counted("fallback");
+    unsigned long long served = st_counter_sum("served"), fallback = st_counter_sum("fallback");
 
     ST_CHECK(served - served_so_far == calls, "after %s: %llu calls served, expected %llu",
              after, served - served_so_far, calls);
@@ -275,8 +262,8 @@ int main(int argc, char **argv)
         st_fail("run on 2 to 64 processes");
         return st_finish("test_badinput");
     }
-    served_so_far = counted("served");
-    fallback_so_far = counted("fallback");
+    served_so_far = st_counter_sum("served");
+    fallback_so_far = st_counter_sum("fallback");
     bcast_cases();
     scatterv_cases();
     gatherv_cases();

@@ -55,22 +55,9 @@ static void run_every_operation(MPI_Comm comm, uint64_t seed)
     }
 }
 
-/* the sum of coll_shmcico_<op>_WHAT over the operations */
-static int calls_counted(const char *what)
-{
-    unsigned long long n = 0;
-
-    for (int op = 0; op < ST_NOPS; ++op) {
-        char name[64];
-        snprintf(name, sizeof(name), "%s_%s", st_op_name((st_op) op), what);
-        n += st_counter(name);
-    }
-    return (int) n;
-}
-
 static int served_calls(void)
 {
-    return calls_counted("served");
+    return (int) st_counter_sum("served");
 }
 
 /* check one mapping of a backing file through /proc/self/map_files */
@@ -177,12 +164,12 @@ static void test_segment_file(const char *dir, int nplanted, char **names)
 static void test_loop(void)
 {
     double start = MPI_Wtime();
-    int served = served_calls(), multinode = calls_counted("multinode");
+    int served = served_calls(), multinode = (int) st_counter_sum("multinode");
 
     run_every_operation(MPI_COMM_WORLD, 1);
     /* on simulated nodes, faults.sh checks that the multi-node path served */
     printf("rank %d pid %ld ready, %d served, %d across nodes\n", rank, (long) getpid(),
-           served_calls() - served, calls_counted("multinode") - multinode);
+           served_calls() - served, (int) st_counter_sum("multinode") - multinode);
     fflush(stdout);
     for (uint64_t seed = 2; MPI_Wtime() - start < 60; ++seed) {
         run_every_operation(MPI_COMM_WORLD, seed);

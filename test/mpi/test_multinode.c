@@ -61,22 +61,11 @@ static unsigned long long counter_of(st_op op, const char *what)
     return st_counter(name);
 }
 
-/* the sum of coll_shmcico_<op>_WHAT over the operations */
-static unsigned long long summed(const char *what)
-{
-    unsigned long long n = 0;
-
-    for (int op = 0; op < ST_NOPS; ++op) {
-        n += counter_of((st_op) op, what);
-    }
-    return n;
-}
-
 /* one call, with the counters of the path it must take */
 static void run(tc_call *c)
 {
     unsigned long long multi = counter_of(c->op, "multinode");
-    unsigned long long fallback = counter_of(c->op, "fallback"), small = summed("small");
+    unsigned long long fallback = counter_of(c->op, "fallback"), small = st_counter_sum("small");
     int skipped = 0 == st_type_size(c->type->single_type)
                   || st_skipped_by_mpi(c->op, c->comm, c->counts);
 
@@ -90,8 +79,8 @@ static void run(tc_call *c)
     }
     /* a call across nodes never takes the small path, and its node
      * stages are not calls of the program's */
-    ST_CHECK(summed("small") == small, "%s %s root %d: _small +%llu", st_op_name(c->op),
-             c->comm_name, c->root, summed("small") - small);
+    ST_CHECK(st_counter_sum("small") == small, "%s %s root %d: _small +%llu", st_op_name(c->op),
+             c->comm_name, c->root, st_counter_sum("small") - small);
 }
 
 static void every_root(st_op op, MPI_Comm comm, const char *name, const st_type *type,

@@ -113,11 +113,11 @@ typedef struct mca_coll_shmcico_component_t {
     uint64_t probe_ns;              /**< the probe's threshold (parameter); 0: calibrate */
     uint64_t probe_kernel_ratio;    /**< least kernel/memcpy time of a cold copy, in
                                          hundredths, for a calibrated probe (parameter) */
-    uint64_t probe_threshold;       /**< the threshold in use for a sender's blocks;
+    uint64_t probe_threshold;       /**< a chain slower than this found lines cold;
                                          0: no probe */
-    uint64_t own_probe_threshold;   /**< the threshold in use for an own block's
-                                         destination (not turned off by a fast kernel
-                                         copy); 0: no probe */
+    bool probe_sent;                /**< probe the blocks sent (not where the kernel
+                                         copies cold data fast); own blocks'
+                                         destinations are probed anyway */
 
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];

@@ -216,28 +216,26 @@ static void calibrate_probe(mca_coll_shmcico_component_t *c)
     uint64_t cached, flushed;
     unsigned ratio = 0;
 
+    c->probe_sent = c->probe;
     if (!c->probe || 0 != c->probe_ns) {
         c->probe_threshold = c->probe ? c->probe_ns : 0;
-        c->own_probe_threshold = c->probe_threshold;
         return;
     }
     c->probe_threshold = mca_coll_shmcico_residency_calibrate(&cached, &flushed);
-    c->own_probe_threshold = c->probe_threshold;    /* whatever the kernel's copy takes */
     if (0 != c->probe_threshold && 0 != c->probe_kernel_ratio) {
         ratio = mca_coll_shmcico_residency_kernel_ratio();
     }
-    if (0 != ratio && ratio < c->probe_kernel_ratio) {
-        c->probe_threshold = 0;
-    }
+    /* own blocks' destinations are probed whatever the kernel's copy takes */
+    c->probe_sent = 0 == ratio || ratio >= c->probe_kernel_ratio;
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                              "coll:shmcico: cache probe: %" PRIu64 " ns cached, %" PRIu64
                              " ns flushed, the kernel's copy of cold data %u.%02u times "
                              "memcpy's (0: not measured): %s", cached, flushed, ratio / 100,
                              ratio % 100,
-                             0 != c->probe_threshold ? "the flushed chain is the threshold"
-                             : 0 != ratio ? "single copy is faster from memory, no probe "
-                                            "of blocks sent, own blocks' destinations probed"
-                                          : "too close, no probe");
+                             0 == c->probe_threshold ? "too close, no probe"
+                             : c->probe_sent ? "the flushed chain is the threshold"
+                             : "single copy is faster from memory, no probe "
+                               "of blocks sent, own blocks' destinations probed");
 }
 
 static int shmcico_open(void)

@@ -136,7 +136,7 @@ static bool probe_block(mca_coll_shmcico_op_t op, mca_coll_shmcico_block_t *bloc
 {
     const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
 
-    if (block->single && block->stream->length <= c->probe_max[op]
+    if (block->single && c->probe_sent && block->stream->length <= c->probe_max[op]
         && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold)) {
         *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
         return true;
@@ -232,25 +232,24 @@ static mca_coll_shmcico_stream_t *own_destination(const mca_coll_shmcico_args_t 
 
 /* An own block from MCA_COLL_SHMCICO_OWN_PROBE_MIN on, below the size
  * that streams it anyway, goes with streaming stores where the cache
- * probe finds its destination cold (docs/design.md, "Streaming stores");
- * returns whether it does (coll_shmcico_<op>_own_streamed_bytes counts
- * its bytes). */
-static bool probe_own_destination(const mca_coll_shmcico_args_t *a,
+ * probe finds its destination cold (docs/design.md, "Streaming stores";
+ * coll_shmcico_<op>_own_streamed_bytes counts its bytes); an
+ * own_streaming_min of 0 still means never. */
+static void probe_own_destination(const mca_coll_shmcico_args_t *a,
                                   mca_coll_shmcico_module_t *module, int me, int p,
                                   bool in_place)
 {
     mca_coll_shmcico_stream_t *dst = own_destination(a, module, me, p, in_place);
     mca_coll_shmcico_region_t region;
 
-    if (NULL == dst || NULL == dst->contig || dst->own_streaming
-        || dst->length < MCA_COLL_SHMCICO_OWN_PROBE_MIN
-        || !mca_coll_shmcico_own_streaming_by_size(module, a->op, UINT64_MAX)) {
-        return false;
+    if (NULL == dst || dst->length < MCA_COLL_SHMCICO_OWN_PROBE_MIN || dst->own_streaming
+        || NULL == dst->contig || !mca_coll_shmcico_streaming_stores
+        || 0 == module->params.own_streaming_min[a->op]) {
+        return;
     }
     mca_coll_shmcico_region_contig(&region, (void *) dst->contig, dst->length);
     dst->own_streaming = mca_coll_shmcico_residency_cold(
-        &region, mca_coll_shmcico_component.own_probe_threshold);
-    return dst->own_streaming;
+        &region, mca_coll_shmcico_component.probe_threshold);
 }
 
 static void close_all(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
@@ -488,7 +487,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
                                    &largest, &cold);
     }
     own_error = open_own(a, module, me, p, &in_place, &cold);
-    (void) probe_own_destination(a, module, me, p, in_place);   /* counted as own_streamed */
+    probe_own_destination(a, module, me, p, in_place);
     if (MCA_COLL_SHMCICO_OP_BCAST == a->op) {
         largest = module->streams[p].stream.length;
     }
