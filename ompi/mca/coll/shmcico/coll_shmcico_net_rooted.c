@@ -85,10 +85,11 @@ static void per_member_free(per_member_t *m)
     free(m->reqs);
 }
 
-/* What a Scatter member learns in the node stage of sizes: a size no
- * block has where its leader holds nothing for it (it ran out of
- * memory), so that it returns an error instead of success with its
- * buffer untouched. */
+/* A size no block has: what a Scatter member learns in the node stage
+ * of sizes where its leader holds nothing for it, and what a Gather
+ * leader tells the root of a block that never came (out of memory), so
+ * that they return an error instead of success with buffers untouched
+ * or garbage. */
 #define NO_BLOCK UINT64_MAX
 
 /* ------------------------------------------------------------------ */
@@ -230,7 +231,6 @@ static void message_sizes(const char *msg, size_t bytes, int k, uint64_t *sizes)
     }
 }
 
-
 /* The sizes a Scatter leader's members learn: each block's, or NO_BLOCK
  * where the leader has none for the member: no message (lost), or no
  * stage for a block that goes through it (staged_lost). */
@@ -253,14 +253,14 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
     size_t bytes, staged;
     char *msg, *blocks, *stage;
     uint64_t mine;
-    bool any, staged_lost;
+    bool any, lost, staged_lost;
 
     rc = mca_coll_shmcico_net_receive_any_length(comm, a->root, MCA_COLL_BASE_TAG_SCATTERV,
                                                  &msg, &bytes);
-    if (MPI_SUCCESS == rc && bytes < (size_t) k * sizeof(uint64_t)) {
-        rc = MPI_ERR_NO_MEM;        /* the root had no memory for this node's message */
-    }
-    message_sizes(MPI_SUCCESS == rc ? msg : NULL, bytes, k, m->sizes);
+    /* shorter than its header: the root had no memory for this node's */
+    lost = MPI_SUCCESS != rc || bytes < (size_t) k * sizeof(uint64_t);
+    rc = mca_coll_shmcico_net_first_error(rc, lost ? MPI_ERR_NO_MEM : MPI_SUCCESS);
+    message_sizes(lost ? NULL : msg, bytes, k, m->sizes);
     any = mca_coll_shmcico_net_stage_layout(m->sizes, k, m->counts, m->displs, &staged);
     blocks = NULL == msg ? NULL : msg + (size_t) k * sizeof(uint64_t);
     stage = mca_coll_shmcico_net_stage_of(blocks, any, staged);
@@ -273,8 +273,7 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
     }
     /* the node takes part whatever happened, so that it stays in step */
     rc = mca_coll_shmcico_net_first_error(
-        rc, node_scatter_sizes(net, told_sizes(m, k, MPI_SUCCESS != rc && !staged_lost,
-                                               staged_lost), &mine, me));
+        rc, node_scatter_sizes(net, told_sizes(m, k, lost, staged_lost), &mine, me));
     if (any && NULL != blocks) {
         /* the members apart wait for their message whatever else failed */
         nreqs = mca_coll_shmcico_net_post_apart(net, comm, a, blocks, m->sizes, false, m->reqs,
@@ -358,7 +357,7 @@ static int send_to_root(struct ompi_communicator_t *comm, const mca_coll_shmcico
 
     for (int i = 0; lost && i < k; ++i) {
         if (0 != sizes[i] && (NULL == msg || !mca_coll_shmcico_net_apart(sizes[i], k))) {
-            sizes[i] = UINT64_MAX;
+            sizes[i] = NO_BLOCK;
         }
     }
     if (NULL != msg) {
