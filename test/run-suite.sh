@@ -99,17 +99,18 @@ no_ptrace_cap=
 if [ "$(id -u)" = 0 ]; then
     no_ptrace_cap="setpriv --bounding-set -sys_ptrace"
 fi
-# every operation's crossover at one byte: every block by single copy
+# every operation's crossover at one byte, on communicators of any size:
+# every block by single copy
 single_everything=
 for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-    single_everything="$single_everything ${op}_single_copy_min 1"
+    single_everything="$single_everything ${op}_single_copy_min 1 ${op}_single_copy_max_procs 0"
 done
 
-# every operation's crossover at 64 KiB: the transport tests go below,
-# at and above it whatever the defaults are
+# every operation's crossover at 64 KiB, on communicators of any size:
+# the transport tests go below, at and above it whatever the defaults are
 crossovers_64k=
 for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-    crossovers_64k="$crossovers_64k ${op}_single_copy_min 65536"
+    crossovers_64k="$crossovers_64k ${op}_single_copy_min 65536 ${op}_single_copy_max_procs 0"
 done
 
 # The cache probe sends a block by single copy or through the queues by
@@ -278,6 +279,8 @@ default_suite() {
         --expect 'coll_shmcico_allgather_own_streaming_min" \(current value: "2097152", data source: default' \
         --expect 'coll_shmcico_gather_streamed_bytes"' \
         --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "12288", data source: default' \
+        --expect 'coll_shmcico_bcast_single_copy_max_procs" \(current value: "4", data source: default' \
+        --expect 'coll_shmcico_gather_single_copy_max_procs" \(current value: "0", data source: default' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
         --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \
         --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "8388608"' \
@@ -388,7 +391,9 @@ default_suite() {
             -- bash -c "mpi $np verbose 10 $crossovers_64k -- mpi/test_transport single"
     done
     # the default crossovers (what a user gets): below, at and above each
-    for np in 2 4; do
+    # at np 5 the default Bcast goes through the queues at every size
+    # (coll_shmcico_bcast_single_copy_max_procs 4)
+    for np in 2 4 5; do
         run_case "transport-default-crossovers-np$np" 300 --expect 'single copy (cma|smsc)' \
             -- bash -c "mpi $np verbose 10 -- mpi/test_transport single"
     done

@@ -83,4 +83,6 @@ function sort(v, n,    i, j, t) {
 function median(v, n) { return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
 ' "$out"/run-*.csv >"$out/ratios.csv"
 
-column -s, -t "$out/ratios.csv"
+# the table, aligned (awk, not column(1): not every system has it)
+awk -F, '{ printf "%-11s %-11s %-5s %-13s %-10s %-10s %-18s %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }' \
+    "$out/ratios.csv"

@@ -17,7 +17,13 @@
  *    2000 bytes is handed over, one of 500 bytes is served, the other
  *    operations keep no limit;
  *  - MPI_Comm_split_type, shmcico_single_copy=off: a Bcast of 1 MiB goes
- *    through the queues, while the parent communicator copies it once;
+ *    through the queues, while the parent communicator copies it once
+ *    (where it has at most coll_shmcico_bcast_single_copy_max_procs
+ *    processes, else through the queues too);
+ *  - shmcico_single_max_procs: with bcast:1 a Bcast of 1 MiB goes through
+ *    the queues, with 0 (no limit) and with the communicator's size by
+ *    single copy; with allgather:1 an Allgather of 1 MiB blocks goes
+ *    through the queues while a Bcast goes as on MPI_COMM_WORLD;
  *  - shmcico_single_copy_min=1 (every operation): an Allgather of 100
  *    bytes per process goes by single copy;
  *  - shmcico_streaming_min=0: a Gather of 64 KiB blocks through the queues
@@ -158,6 +164,15 @@ static void size_limit(void)
     MPI_Comm_free(&comm);
 }
 
+/* whether MPI_COMM_WORLD's Bcast goes by single copy: whether it has at
+ * most coll_shmcico_bcast_single_copy_max_procs processes (0: no limit) */
+static unsigned long long world_single(void)
+{
+    unsigned long long max_procs = st_cvar("bcast_single_copy_max_procs");
+
+    return 0 == max_procs || (unsigned long long) size <= max_procs;
+}
+
 static void single_copy_off(void)
 {
     MPI_Info info;
@@ -172,11 +187,54 @@ static void single_copy_off(void)
     world = bcast(MPI_COMM_WORLD, 1 << 20, 4);
     off = bcast(comm, 1 << 20, 5);
     expect_info(comm, "shmcico_single_copy", "off", "split_type");
-    ST_CHECK(1 == world.single && 0 == world.queue && 0 == off.single && 1 == off.queue,
+    ST_CHECK(world_single() == world.single && world_single() != world.queue
+             && 0 == off.single && 1 == off.queue,
              "1 MiB: world single copy +%llu queue +%llu, with single copy off "
              "single copy +%llu queue +%llu", world.single, world.queue, off.single,
              off.queue);
     MPI_Comm_free(&comm);
+}
+
+/* one Allgather of 1 MiB blocks on comm: by how much single copy moved */
+static unsigned long long allgather_single(MPI_Comm comm, uint64_t seed)
+{
+    unsigned long long before = st_counter("allgather_single_copy");
+    int counts[64];
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = 1 << 20;
+    }
+    st_simple_call(ST_ALLGATHER, comm, 0, counts, seed);
+    return st_counter("allgather_single_copy") - before;
+}
+
+static void single_max_procs(void)
+{
+    char all[32];
+    MPI_Comm one, none, exact, gather_one;
+    moved_t m1, m0, mp, mg;
+
+    snprintf(all, sizeof(all), "bcast:%d", size);
+    one = dup_with("shmcico_single_max_procs", "bcast:1");
+    none = dup_with("shmcico_single_max_procs", "0");
+    exact = dup_with("shmcico_single_max_procs", all);
+    gather_one = dup_with("shmcico_single_max_procs", "allgather:1");
+    m1 = bcast(one, 1 << 20, 9);
+    m0 = bcast(none, 1 << 20, 10);
+    mp = bcast(exact, 1 << 20, 11);
+    mg = bcast(gather_one, 1 << 20, 12);
+    expect_info(none, "shmcico_single_max_procs", "0", "dup_with_info, 0");
+    ST_CHECK(0 == m1.single && 1 == m1.queue, "single_max_procs bcast:1 at np %d: single "
+             "copy +%llu queue +%llu", size, m1.single, m1.queue);
+    ST_CHECK(1 == m0.single && 1 == mp.single && world_single() == mg.single,
+             "single_max_procs 0, bcast:%d, allgather:1: Bcast single copy +%llu +%llu +%llu",
+             size, m0.single, mp.single, mg.single);
+    ST_CHECK(0 == allgather_single(gather_one, 13) && 1 == allgather_single(none, 14),
+             "single_max_procs allgather:1: Allgather by single copy");
+    MPI_Comm_free(&one);
+    MPI_Comm_free(&none);
+    MPI_Comm_free(&exact);
+    MPI_Comm_free(&gather_one);
 }
 
 static void small_single_copy(void)
@@ -405,6 +463,7 @@ int main(int argc, char **argv)
     single_copy_off();
     expect_copier(MPI_COMM_WORLD);
     small_single_copy();
+    single_max_procs();
     streaming_min();
     own_streaming_min();
     set_info();

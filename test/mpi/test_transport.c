@@ -15,7 +15,9 @@
  * (coll_shmcico_<op>_small: every block this process has is one queue
  * fragment below the crossover):
  *  - every operation, blocks below, at and above its crossover
- *    (coll_shmcico_<op>_single_copy_min) and of 4 MiB, every root;
+ *    (coll_shmcico_<op>_single_copy_min) and of 4 MiB, every root; on a
+ *    communicator of more than coll_shmcico_<op>_single_copy_max_procs
+ *    processes (Bcast: 4 by default) every block through the queues;
  *  - v-variants with one block above the crossover and the others below:
  *    both transports in one call, each process counting the blocks it
  *    takes part in;
@@ -81,12 +83,14 @@ enum { INLINE = 32 };           /* bytes a flag carries */
 typedef struct limits_t {
     size_t min;                 /* coll_shmcico_<op>_single_copy_min */
     size_t probe_max;           /* coll_shmcico_<op>_cache_probe_max */
+    int single;                 /* single copy works, and the communicator has at most
+                                   coll_shmcico_<op>_single_copy_max_procs processes */
 } limits_t;
 
 /* a block of bytes, sent by this process or not: its sender decides */
 static void note(expect_t *e, size_t bytes, limits_t l, int sends)
 {
-    int by_size = bytes > 0 && bytes >= l.min && single_works;
+    int by_size = bytes > 0 && bytes >= l.min && l.single;
 
     if (by_size && all_cold && bytes <= l.probe_max) {
         e->queue = 1;
@@ -104,9 +108,9 @@ static void note(expect_t *e, size_t bytes, limits_t l, int sends)
 
 /* the small path serves a process whose every block is one fragment
  * that does not go by single copy */
-static int small_for(size_t largest, size_t min)
+static int small_for(size_t largest, limits_t l)
 {
-    return largest <= fragment && (!single_works || largest < min);
+    return largest <= fragment && (!l.single || largest < l.min);
 }
 
 /* whether this process sends block j of op to another process */
@@ -130,7 +134,7 @@ static expect_t expected(st_op op, int root, const int *counts, limits_t l)
 
     if (ST_BCAST == op) {
         note(&e, (size_t) counts[0], l, rank == root);
-        e.small = small_for(largest, l.min);
+        e.small = small_for(largest, l);
         return e;
     }
     for (int j = 0; j < size; ++j) {
@@ -143,7 +147,7 @@ static expect_t expected(st_op op, int root, const int *counts, limits_t l)
             largest = (size_t) counts[j];
         }
     }
-    e.small = small_for(largest, l.min);
+    e.small = small_for(largest, l);
     return e;
 }
 
@@ -158,12 +162,16 @@ static unsigned long long counter_of(st_op op, const char *what)
 static limits_t limits_of(st_op op)
 {
     char name[64];
+    unsigned long long max_procs;
     limits_t l;
 
     snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
     l.min = (size_t) st_cvar(name);
     snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
     l.probe_max = (size_t) st_cvar(name);
+    snprintf(name, sizeof(name), "%s_single_copy_max_procs", st_op_name(op));
+    max_procs = st_cvar(name);
+    l.single = single_works && (0 == max_procs || (unsigned long long) size <= max_procs);
     return l;
 }
 
@@ -279,9 +287,9 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
     unsigned long long c0 = counter_of(ST_BCAST, "cold");
     unsigned long long t0 = counter_of(ST_BCAST, "streamed_bytes");
     size_t bytes = (size_t) pieces * piece_doubles * sizeof(double);
-    int cold = want_single && single_works && all_cold
-        && bytes <= limits_of(ST_BCAST).probe_max;
-    int single = want_single && single_works && !cold;
+    int by_size = want_single && limits_of(ST_BCAST).single;
+    int cold = by_size && all_cold && bytes <= limits_of(ST_BCAST).probe_max;
+    int single = by_size && !cold;
     double *d = (double *) buf.data;
     int err;
 
@@ -331,7 +339,8 @@ static void vector_scatter_late(void)
     double *d = (double *) recv.data, *out = (double *) send.data;
     unsigned long long q0 = counter_of(ST_SCATTER, "queue");
     unsigned long long s0 = counter_of(ST_SCATTER, "single_copy");
-    int cold = all_cold && n * sizeof(double) <= limits_of(ST_SCATTER).probe_max;
+    limits_t l = limits_of(ST_SCATTER);
+    int cold = all_cold && n * sizeof(double) <= l.probe_max, single = l.single && !cold;
     MPI_Datatype vec;
     int err;
 
@@ -358,8 +367,8 @@ static void vector_scatter_late(void)
     }
     ST_CHECK(st_guards_ok(&recv), "late vector scatter: guards overwritten");
     if (0 != rank) {
-        ST_CHECK(counter_of(ST_SCATTER, "single_copy") - s0 == (unsigned) (single_works && !cold)
-                 && counter_of(ST_SCATTER, "queue") - q0 == (unsigned) !(single_works && !cold),
+        ST_CHECK(counter_of(ST_SCATTER, "single_copy") - s0 == (unsigned) single
+                 && counter_of(ST_SCATTER, "queue") - q0 == (unsigned) !single,
                  "late vector scatter: single copy +%llu queue +%llu",
                  counter_of(ST_SCATTER, "single_copy") - s0,
                  counter_of(ST_SCATTER, "queue") - q0);
@@ -380,7 +389,7 @@ static void gather_before_root(st_op op, int bytes)
     int *counts, *displs, err, token = 0;
     unsigned long long v0 = counter_of(op, "served"), q0 = counter_of(op, "queue");
 
-    if (single_works && (size_t) bytes >= limits_of(op).min) {
+    if (limits_of(op).single && (size_t) bytes >= limits_of(op).min) {
         /* a sender by single copy waits for the root: this would hang */
         st_fail("%s before the root needs coll_shmcico_%s_single_copy_min above %d",
                 st_op_name(op), st_op_name(op), bytes);

@@ -449,17 +449,38 @@ static uint64_t at_least_one(uint64_t bytes)
     return bytes > 0 ? bytes : 1;
 }
 
-/* The crossover of c's operation on c's communicator, in bytes, from the
- * hints in effect (shmcico_single_copy_min, "N" when every operation has
- * the same, else "op:N,..."; 0 means 1; and shmcico_single_copy, which
- * names the copier in use once the segment is made, "off" without one);
- * UINT64_MAX: none; 0: not known (the communicator does not report
- * them). */
-static uint64_t crossover(const tc_call *c)
+/* The value for op of a per-operation hint in effect ("N" when every
+ * operation has the same, else "op:N,..."); 0 when info lacks it. */
+static uint64_t hint_for_op(MPI_Info info, const char *hint, st_op op)
 {
     char value[MPI_MAX_INFO_VAL + 1] = "", key[40];
     const char *at;
     int flag = 0;
+
+    MPI_Info_get(info, hint, MPI_MAX_INFO_VAL, value, &flag);
+    snprintf(key, sizeof(key), "%s:", st_op_name(op));
+    if (flag && NULL == strchr(value, ':')) {
+        return strtoull(value, NULL, 10);
+    }
+    for (at = value; flag && NULL != (at = strstr(at, key)); ++at) {
+        if (at == value || ',' == at[-1]) {
+            return strtoull(at + strlen(key), NULL, 10);
+        }
+    }
+    return 0;
+}
+
+/* The crossover of c's operation on c's communicator, in bytes, from the
+ * hints in effect (shmcico_single_copy_min, 0 means 1;
+ * shmcico_single_copy, which names the copier in use once the segment is
+ * made, "off" without one; and shmcico_single_max_procs, beyond which a
+ * communicator has no single copy of the operation); UINT64_MAX: none;
+ * 0: not known (the communicator does not report them). */
+static uint64_t crossover(const tc_call *c)
+{
+    char value[MPI_MAX_INFO_VAL + 1] = "";
+    uint64_t from, max_procs;
+    int flag = 0, p;
     MPI_Info info;
 
     MPI_Comm_get_info(c->comm, &info);
@@ -469,17 +490,11 @@ static uint64_t crossover(const tc_call *c)
         return flag ? UINT64_MAX : 0;
     }
     MPI_Info_get(info, "shmcico_single_copy_min", MPI_MAX_INFO_VAL, value, &flag);
+    from = flag ? at_least_one(hint_for_op(info, "shmcico_single_copy_min", c->op)) : 0;
+    max_procs = hint_for_op(info, "shmcico_single_max_procs", c->op);
     MPI_Info_free(&info);
-    snprintf(key, sizeof(key), "%s:", st_op_name(c->op));
-    if (flag && NULL == strchr(value, ':')) {
-        return at_least_one(strtoull(value, NULL, 10));
-    }
-    for (at = value; flag && NULL != (at = strstr(at, key)); ++at) {
-        if (at == value || ',' == at[-1]) {
-            return at_least_one(strtoull(at + strlen(key), NULL, 10));
-        }
-    }
-    return 0;
+    MPI_Comm_size(c->comm, &p);
+    return 0 != max_procs && (uint64_t) p > max_procs ? UINT64_MAX : from;
 }
 
 /* Default parameters, a contiguous type, a call on one node (not served

@@ -86,6 +86,8 @@ typedef struct mca_coll_shmcico_params_t {
     uint64_t chunk;                                 /**< largest shared single-copy chunk */
     uint64_t max_bytes[MCA_COLL_SHMCICO_OP_COUNT];  /**< 0: no limit */
     uint64_t single_min[MCA_COLL_SHMCICO_OP_COUNT]; /**< blocks from here go single copy */
+    uint64_t single_max_procs[MCA_COLL_SHMCICO_OP_COUNT];  /**< more processes: no single
+                                                                copy; 0: no limit */
     uint64_t streaming_min;         /**< queued blocks from here are written with streaming
                                          stores; 0: never */
     uint64_t own_streaming_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< own blocks from here are
@@ -267,13 +269,17 @@ mca_coll_shmcico_bcast_place(mca_coll_shmcico_module_t *module, int root)
                                       &module->bcast_place);
 }
 
-/** The smallest block of op that goes by single copy as far as its size
- *  and the module's parameters say (its layout aside); UINT64_MAX: none. */
+/** The smallest block of op that goes by single copy as far as its size,
+ *  the communicator's size and the module's parameters say (its layout
+ *  aside); UINT64_MAX: none.  Every process finds the same. */
 static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_module_t *module,
                                                     mca_coll_shmcico_op_t op)
 {
+    uint64_t max_procs = module->params.single_max_procs[op];
+
     if (MCA_COLL_SHMCICO_SINGLE_OFF == module->copy.mode
-        || MCA_COLL_SHMCICO_SINGLE_OFF == module->params.single_copy) {
+        || MCA_COLL_SHMCICO_SINGLE_OFF == module->params.single_copy
+        || (0 != max_procs && (uint64_t) module->engine.nprocs > max_procs)) {
         return UINT64_MAX;
     }
     return module->params.single_min[op] > 0 ? module->params.single_min[op] : 1;

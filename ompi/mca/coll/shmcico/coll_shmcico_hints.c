@@ -20,6 +20,9 @@
  *   shmcico_max_bytes         bytes for every operation, or a list
  *                             "op:bytes,op:bytes" (0: no limit)
  *   shmcico_single_copy_min   the same, for the single-copy crossovers
+ *   shmcico_single_max_procs  the same: most processes of a communicator
+ *                             whose blocks may go by single copy (0: no
+ *                             limit; coll_shmcico_<op>_single_copy_max_procs)
  *   shmcico_streaming_min     bytes: queued blocks from here are written
  *                             with streaming stores (0: never)
  *   shmcico_own_streaming_min the same as shmcico_max_bytes: own blocks
@@ -284,7 +287,8 @@ static bool parse_per_op(const char *value, uint64_t *values)
 /* The keys                                                             */
 
 typedef enum { HINT_DISABLE, HINT_TREE, HINT_TREE_DEGREE, HINT_SINGLE_COPY, HINT_MAX_BYTES,
-               HINT_SINGLE_MIN, HINT_STREAMING_MIN, HINT_OWN_STREAMING_MIN } hint_kind_t;
+               HINT_SINGLE_MIN, HINT_SINGLE_MAX_PROCS, HINT_STREAMING_MIN,
+               HINT_OWN_STREAMING_MIN } hint_kind_t;
 
 typedef struct hint_t {
     char name[28];                  /* Open MPI 4.1: at most 27 characters */
@@ -298,6 +302,7 @@ static const hint_t hints[] = {
     { "shmcico_single_copy", HINT_SINGLE_COPY },
     { "shmcico_max_bytes", HINT_MAX_BYTES },
     { "shmcico_single_copy_min", HINT_SINGLE_MIN },
+    { "shmcico_single_max_procs", HINT_SINGLE_MAX_PROCS },
     { "shmcico_streaming_min", HINT_STREAMING_MIN },
     { "shmcico_own_streaming_min", HINT_OWN_STREAMING_MIN }
 };
@@ -356,6 +361,7 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
     case HINT_MAX_BYTES: return per_op(p->max_bytes);
     case HINT_STREAMING_MIN: return number(p->streaming_min);
     case HINT_OWN_STREAMING_MIN: return per_op(p->own_streaming_min);
+    case HINT_SINGLE_MAX_PROCS: return per_op(p->single_max_procs);
     default: return per_op(p->single_min);
     }
 }
@@ -403,6 +409,8 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
         return parse_bytes(value, &bytes) && ((p->streaming_min = bytes), true);
     case HINT_OWN_STREAMING_MIN:
         return parse_per_op(value, p->own_streaming_min);
+    case HINT_SINGLE_MAX_PROCS:
+        return parse_per_op(value, p->single_max_procs);
     default:
         return parse_per_op(value, p->single_min);
     }

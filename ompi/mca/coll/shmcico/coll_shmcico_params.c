@@ -68,14 +68,18 @@ static const struct {
                                    stores won warm and cold; below, a root's own copy,
                                    beside the other process's, lost warm, and an
                                    Allgather(v)'s at 1 MiB won or lost by the run */
+    size_t single_max_procs;    /* docs/results/device-np16: a Bcast of 8 and 16
+                                   processes took 1.4 to 3.1 times as long by single
+                                   copy as through the queues, at 4 processes 0.69 to
+                                   0.90 warm and 1.15 to 1.46 cold; 0: no limit */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 10 << 10, (size_t) 8 << 20, (size_t) 2 << 20 },  /* bcast: no own block */
-    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },   /* scatter */
-    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20 },   /* scatterv */
-    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gather */
-    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20 },    /* gatherv */
-    { (size_t) 12 << 10, 0, (size_t) 2 << 20 },                 /* allgather */
-    { (size_t) 12 << 10, 0, (size_t) 2 << 20 }                  /* allgatherv */
+    { (size_t) 10 << 10, (size_t) 8 << 20, (size_t) 2 << 20, 4 },   /* bcast: no own block */
+    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20, 0 },    /* scatter */
+    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20, 0 },    /* scatterv */
+    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20, 0 }, /* gather */
+    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20, 0 }, /* gatherv */
+    { (size_t) 12 << 10, 0, (size_t) 2 << 20, 0 },                  /* allgather */
+    { (size_t) 12 << 10, 0, (size_t) 2 << 20, 0 }                   /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
@@ -205,6 +209,14 @@ static void register_op_params(void)
                  op_names[op]);
         c->params.single_min[op] = op_defaults[op].single_min;
         register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_min[op]);
+
+        snprintf(name, sizeof(name), "%s_single_copy_max_procs", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Most processes of a communicator (of a node's, across nodes) whose "
+                 "%s blocks may go by single copy; on a larger one every block goes "
+                 "through the queues.  0: no limit", op_names[op]);
+        c->params.single_max_procs[op] = op_defaults[op].single_max_procs;
+        register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_max_procs[op]);
 
         snprintf(name, sizeof(name), "%s_cache_probe_max", op_names[op]);
         snprintf(help, sizeof(help),
