@@ -16,7 +16,8 @@
 #
 #   mpich-coll.sh CONFIG    CONFIG: default | single-copy | queues
 #     default      the component's parameters as the suite sets them
-#     single-copy  every operation's crossover at 1 byte
+#     single-copy  every operation's crossover at 1 byte, on communicators
+#                  of any size
 #     queues       coll_shmcico_single_copy off
 #
 # A test passes when it exits 0, prints MPICH's "No Errors", and the
@@ -39,7 +40,8 @@ case $config in
     single-copy)
         params=()
         for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-            params+=(--mca "coll_shmcico_${op}_single_copy_min" 1)
+            params+=(--mca "coll_shmcico_${op}_single_copy_min" 1
+                     --mca "coll_shmcico_${op}_single_copy_max_procs" 0)
         done ;;
     queues) params=(--mca coll_shmcico_single_copy off) ;;
     *) echo "usage: mpich-coll.sh default|single-copy|queues" >&2; exit 2 ;;

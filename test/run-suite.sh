@@ -328,11 +328,16 @@ default_suite() {
                 run_case "bcast-np$np-$tree" 600 -- mpi $np tree $tree -- mpi/test_bcast
             done
         done
-        # deeper trees: the two shapes that forward most
+        # deeper trees: the two shapes that forward most, and a binary
+        # tree, with single copy on every communicator size (by default
+        # a Bcast of more than 4 processes goes through the queues), so
+        # that single copies are relayed down three levels or more
         for tree in kary chain; do
-            run_case "bcast-np7-$tree" 600 -- mpi 7 tree $tree -- mpi/test_bcast
+            run_case "bcast-np7-$tree" 600 \
+                -- mpi 7 tree $tree bcast_single_copy_max_procs 0 -- mpi/test_bcast
         done
-        run_case bcast-np5-binary 600 -- mpi 5 tree kary tree_degree 2 -- mpi/test_bcast
+        run_case bcast-np5-binary 600 \
+            -- mpi 5 tree kary tree_degree 2 bcast_single_copy_max_procs 0 -- mpi/test_bcast
         run_case bcast-np4-s4-w2-f4096 600 -- mpi 4 slots 4 banks 2 fragment_size 4096 -- \
             mpi/test_bcast
         run_case bcast-np3-s12-w3-f12288 600 -- mpi 3 slots 12 banks 3 fragment_size 12288 -- \
@@ -384,6 +389,11 @@ default_suite() {
         -- bash -c "mpi 2 cache_probe 1 -- bench/shmcico-bench --ops bcast,scatter,gatherv \
                         --sizes 8,4K,64K,256K,1M --components shmcico,tuned --cache cold \
                         --max-seconds 0.1 --quiet && echo 'bench: OK'"
+    # a budget shorter than a point's warm-up stage still measures it
+    run_case bench-short-budget 300 --expect 'shmcico/tuned' --reject 'no valid launch' \
+        -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,allgather --sizes 8,4M \
+                        --components shmcico,tuned --cache warm --max-seconds 0.000001 \
+                        --quiet && echo 'bench: OK'"
 
     echo "== transports: single copy and queues"
     for np in 2 3 4 5; do

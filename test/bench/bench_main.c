@@ -39,6 +39,8 @@
 #define LEAD_SECONDS 500e-6         /* from the plan's broadcast to its start */
 #define MAX_INVALID_FRACTION 0.2
 #define MAX_OVERRUN_FRACTION 0.1    /* of the launches that started on time */
+#define MAX_STAGES_OVER_BUDGET 16   /* stages a point without a valid launch may take, */
+#define OVER_BUDGET_SECONDS 2.0     /* and seconds past --max-seconds */
 
 /* ---------------------------------------------------------------- */
 /* set-up */
@@ -352,6 +354,22 @@ static void schedule_stage(const bench_point_t *point, bench_plan_t *plan)
     plan->t0 = bench_now() + LEAD_SECONDS + plan->b;
 }
 
+/* Whether --max-seconds may end the point: once every component has a
+ * valid launch, or after MAX_STAGES_OVER_BUDGET stages or
+ * OVER_BUDGET_SECONDS past the budget.  A point of long calls, whose
+ * warm-up stage alone outlasts a short budget, is measured too. */
+static bool measured(const bench_point_t *point)
+{
+    double over = bench_now() - point->started - point->run->opt.max_seconds;
+
+    for (int a = 0; a < point->nactive; ++a) {
+        if (0 == point->valid[point->active[a]]) {
+            return point->stage >= MAX_STAGES_OVER_BUDGET || over >= OVER_BUDGET_SECONDS;
+        }
+    }
+    return true;
+}
+
 /* Rank 0: the next stage, or launches = 0 to stop. */
 static void plan_next_stage(bench_point_t *point, bench_plan_t *plan)
 {
@@ -366,7 +384,7 @@ static void plan_next_stage(bench_point_t *point, bench_plan_t *plan)
         keep_valid_launches(point, plan);
     }
     ++point->stage;
-    if (bench_now() - point->started >= opt->max_seconds
+    if ((bench_now() - point->started >= opt->max_seconds && measured(point))
         || point->launches[point->active[0]] >= (unsigned long) opt->max_launches
         || converged(point)) {
         plan->launches = 0;

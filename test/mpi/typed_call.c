@@ -450,7 +450,8 @@ static uint64_t at_least_one(uint64_t bytes)
 }
 
 /* The value for op of a per-operation hint in effect ("N" when every
- * operation has the same, else "op:N,..."); 0 when info lacks it. */
+ * operation has the same, else "op:N,..."); UINT64_MAX when info lacks
+ * it. */
 static uint64_t hint_for_op(MPI_Info info, const char *hint, st_op op)
 {
     char value[MPI_MAX_INFO_VAL + 1] = "", key[40];
@@ -467,7 +468,7 @@ static uint64_t hint_for_op(MPI_Info info, const char *hint, st_op op)
             return strtoull(at + strlen(key), NULL, 10);
         }
     }
-    return 0;
+    return UINT64_MAX;
 }
 
 /* The crossover of c's operation on c's communicator, in bytes, from the
@@ -489,12 +490,14 @@ static uint64_t crossover(const tc_call *c)
         MPI_Info_free(&info);
         return flag ? UINT64_MAX : 0;
     }
-    MPI_Info_get(info, "shmcico_single_copy_min", MPI_MAX_INFO_VAL, value, &flag);
-    from = flag ? at_least_one(hint_for_op(info, "shmcico_single_copy_min", c->op)) : 0;
+    from = hint_for_op(info, "shmcico_single_copy_min", c->op);
     max_procs = hint_for_op(info, "shmcico_single_max_procs", c->op);
     MPI_Info_free(&info);
     MPI_Comm_size(c->comm, &p);
-    return 0 != max_procs && (uint64_t) p > max_procs ? UINT64_MAX : from;
+    if (UINT64_MAX == from || UINT64_MAX == max_procs) {
+        return 0;
+    }
+    return 0 != max_procs && (uint64_t) p > max_procs ? UINT64_MAX : at_least_one(from);
 }
 
 /* Default parameters, a contiguous type, a call on one node (not served
