@@ -211,6 +211,14 @@ multinode_cases() {
         -- "$srcdir_abs/nodes.sh" 2x2 -np 2 mpi/test_multinode later-hint \
            : -np 1 -x OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 mpi/test_multinode later-hint \
            : -np 1 mpi/test_multinode later-hint
+    # the same with the node segments made with their communicators
+    # (lazy 0): what the segment agreed stays (this hung when the node
+    # stages took each process's own values over it)
+    run_case multinode-2x2-eager-later-hint 120 \
+        -- "$srcdir_abs/nodes.sh" 2x2 --mca coll_shmcico_lazy 0 \
+           -np 2 mpi/test_multinode later-hint \
+           : -np 1 -x OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 mpi/test_multinode later-hint \
+           : -np 1 mpi/test_multinode later-hint
     # out of memory at a leader and at the root (test/mpi/fault_inject.c)
     if [ -z "${SANITIZER_PRELOAD:-}" ]; then
         run_case multinode-2x2-no-memory 120 \

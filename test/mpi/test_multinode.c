@@ -35,7 +35,9 @@
  *
  *  - later-hint: a hint on the communicator after its node segments are
  *    made leaves the node stages the parameters their segment agreed on
- *    (see later_hint()).
+ *    (see later_hint()), also where the node segments were made with
+ *    their communicators (coll_shmcico_lazy 0: the suite's
+ *    multinode-2x2-eager-later-hint).
  *
  *  - no-memory: a process that cannot allocate a message of a Scatter or
  *    Gather (test/mpi/fault_malloc.c) leaves no process waiting and no

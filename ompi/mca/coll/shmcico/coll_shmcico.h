@@ -354,8 +354,8 @@ void mca_coll_shmcico_fallback(const mca_coll_shmcico_module_t *module,
 
 /** The module serving comm (NULL when shmcico does not); mark a node
  *  communicator's module as inner, with the parameters in effect on the
- *  communicator it serves (the MCA values and that one's hints), and
- *  return it. */
+ *  communicator it serves (the MCA values and that one's hints) unless
+ *  its segment is made already (coll_shmcico_lazy 0), and return it. */
 mca_coll_shmcico_module_t *mca_coll_shmcico_module_of(struct ompi_communicator_t *comm);
 mca_coll_shmcico_module_t *mca_coll_shmcico_set_inner(struct ompi_communicator_t *comm,
                                                       const mca_coll_shmcico_params_t *params);

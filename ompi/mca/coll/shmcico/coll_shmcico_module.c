@@ -204,7 +204,11 @@ mca_coll_shmcico_module_t *mca_coll_shmcico_set_inner(struct ompi_communicator_t
 
     if (NULL != module) {
         module->inner = true;
-        module->params = *params;
+        /* a segment made when its communicator was (coll_shmcico_lazy 0)
+         * keeps the parameters its processes agreed on (rank 0's) */
+        if (MCA_COLL_SHMCICO_SEGMENT_NONE == module->state) {
+            module->params = *params;
+        }
     }
     return module;
 }
