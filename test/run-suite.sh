@@ -507,6 +507,7 @@ default_suite() {
         # communications"): simulated nodes need Open MPI 4.1's ORTE
         echo "not run with this Open MPI (its launcher does not start daemons over loopback):" \
              "multinode-2x2 multinode-2x2-by-node multinode-3+2 multinode-3x2 multinode-2x2-later-hint" \
+             "multinode-2x2-eager-later-hint" \
              "multinode-2x2-no-memory" \
              "multinode-4x1-fallback multinode-off-2x2-unused multinode-2x2-by-node-<op>" \
              "fault-kill-on-a-node"
