@@ -209,6 +209,16 @@ unsigned long long st_cvar(const char *name)
     return MPI_UNSIGNED_LONG == type ? value.ul : value.ull;
 }
 
+int st_single_copy_procs_ok(st_op op, int procs)
+{
+    char name[64];
+    unsigned long long max_procs;
+
+    snprintf(name, sizeof(name), "%s_single_copy_max_procs", st_op_name(op));
+    max_procs = st_cvar(name);
+    return 0 == max_procs || (unsigned long long) procs <= max_procs;
+}
+
 unsigned long long st_counter_sum(const char *what)
 {
     unsigned long long n = 0;

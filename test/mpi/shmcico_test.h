@@ -142,6 +142,10 @@ typedef enum {
 
 const char *st_op_name(st_op op);
 
+/* Whether coll_shmcico_<op>_single_copy_max_procs lets op's blocks go by
+ * single copy on a communicator of procs processes (0: no limit). */
+int st_single_copy_procs_ok(st_op op, int procs);
+
 /* Whether op takes one count for every process. */
 int st_op_regular(st_op op);
 

@@ -168,9 +168,7 @@ static void size_limit(void)
  * most coll_shmcico_bcast_single_copy_max_procs processes (0: no limit) */
 static unsigned long long world_single(void)
 {
-    unsigned long long max_procs = st_cvar("bcast_single_copy_max_procs");
-
-    return 0 == max_procs || (unsigned long long) size <= max_procs;
+    return (unsigned long long) st_single_copy_procs_ok(ST_BCAST, size);
 }
 
 static void single_copy_off(void)

@@ -162,16 +162,13 @@ static unsigned long long counter_of(st_op op, const char *what)
 static limits_t limits_of(st_op op)
 {
     char name[64];
-    unsigned long long max_procs;
     limits_t l;
 
     snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
     l.min = (size_t) st_cvar(name);
     snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
     l.probe_max = (size_t) st_cvar(name);
-    snprintf(name, sizeof(name), "%s_single_copy_max_procs", st_op_name(op));
-    max_procs = st_cvar(name);
-    l.single = single_works && (0 == max_procs || (unsigned long long) size <= max_procs);
+    l.single = single_works && st_single_copy_procs_ok(op, size);
     return l;
 }
 
