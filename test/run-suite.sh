@@ -254,11 +254,13 @@ default_suite() {
         run_case unit-engine-small 300 -- unit/test_engine_small
         run_case unit-residency 60 -- unit/test_residency
         run_case unit-single 60 -- unit/test_single
+        run_case unit-claims 60 -- unit/test_claims
         run_case unit-streaming 60 -- unit/test_streaming
         if [ -x unit/tsan_engine_bcast ] && [ -z "${SANITIZER_PRELOAD:-}" ]; then
             run_case unit-engine-bcast-tsan 600 -- unit/tsan_engine_bcast
             run_case unit-engine-vector-tsan 600 -- unit/tsan_engine_vector
             run_case unit-engine-small-tsan 600 -- unit/tsan_engine_small
+            run_case unit-claims-tsan 120 -- unit/tsan_claims
         else
             echo "skipped: ThreadSanitizer builds of the engine tests (compiler without it, or another sanitizer)"
         fi

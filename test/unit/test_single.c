@@ -17,7 +17,8 @@
  * 1.5 GiB: longer than a call), or many small pieces.  An error of the
  * copier stops the copy and is returned.  The regions' addresses are
  * never touched: the copier only records.  And how a single copy is cut
- * into the chunks that its reader and a helper share.
+ * into the chunks that its reader and a helper share, never more than
+ * its xfer line counts.
  */
 
 #include <errno.h>
@@ -218,6 +219,11 @@ static void test_chunks(void)
     check_chunks(late, 255 * K, none, 255 * K, "late: one chunk under 256 KiB");
     check_chunks(late, 256 * K, none, 64 * K, "late: quarters from 256 KiB");
     check_chunks(late, 4 * M, 512 * K, 512 * K, "late: no more than single_copy_chunk");
+    /* never more chunks than an xfer line counts: larger ones instead */
+    check_chunks(early, 65535 * 4 * K, 4 * K, 4 * K, "65535 chunks of single_copy_chunk");
+    check_chunks(early, 65536 * 4 * K, 4 * K, 8 * K, "not 65536 chunks: two pages each");
+    check_chunks(late, 2 * GIB + 13, 4 * K, 36 * K, "2 GiB + 13 in 58255 chunks");
+    check_chunks(early, 4 * GIB, 4 * K, 68 * K, "4 GiB in 61681 chunks");
     /* nobody helps (Allgather(v)) */
     check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 4 * M, 1 * M, 4 * M, "alone: one chunk");
     check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 16 * K, none, 16 * K, "alone: one chunk");

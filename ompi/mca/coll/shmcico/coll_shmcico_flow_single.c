@@ -15,9 +15,10 @@
  *    chunk size, and where the block lies in that region;
  *  - where the other side can help, the chunks are shared through the
  *    xfer line of the process that is not the root (a Bcast or Scatter
- *    reader that offers help, a Gather sender): each side claims the
- *    next chunk with a compare-and-swap and counts it completed there;
- *    without sharing, the reader copies its chunks in order;
+ *    reader that offers help, a Gather sender): each side claims a
+ *    chunk with a compare-and-swap, a pull the first one left and a
+ *    push the last one, and counts it completed there; without sharing,
+ *    the reader copies its chunks in order;
  *  - the reader pulls (through a bounce buffer when its own layout is
  *    not published); a helper pushes once the reader's region, or the
  *    Gather root's entry, is posted;
@@ -203,7 +204,8 @@ static bool take_chunk(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *f
     }
     if (flow->claim_proc >= 0) {
         return mca_coll_shmcico_xfer_claim(&call->engine->view, flow->claim_proc, &call->op,
-                                           flow->nchunks, &flow->pending);
+                                           flow->nchunks, MCA_COLL_SHMCICO_FRONT,
+                                           &flow->pending);
     }
     if (flow->next < flow->nchunks) {
         flow->pending = flow->next;
@@ -320,7 +322,7 @@ bool mca_coll_shmcico_step_single_out(mca_coll_shmcico_call_t *call,
         return false;
     }
     if (!mca_coll_shmcico_xfer_claim(&call->engine->view, flow->claim_proc, &call->op,
-                                     flow->nchunks, &k)) {
+                                     flow->nchunks, MCA_COLL_SHMCICO_BACK, &k)) {
         flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;     /* nothing left to help with */
         return false;
     }

@@ -134,11 +134,13 @@ typedef struct mca_coll_shmcico_received_t {
 
 /** A process's single copies in op "op": the chunks of the one that
  *  moves data into or out of its buffer, which its partner may help with
- *  (both take chunks with compare-and-swap on claim and count them in
- *  completed), and the readers finished with its buffer. */
+ *  (both take chunks with compare-and-swap on claim, a pull from the
+ *  front and a push from the back, and count them in completed), and the
+ *  readers finished with its buffer. */
 typedef struct mca_coll_shmcico_xfer_t {
     _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t op;
-    _Atomic uint64_t claim;         /**< stamp << 32 | next chunk; stamp 0: no claims */
+    _Atomic uint64_t claim;         /**< stamp << 32 | chunks taken from the back
+                                         << 16 | from the front; stamp 0: no claims */
     _Atomic uint64_t completed;     /**< chunks copied */
     _Atomic uint64_t acks;          /**< readers finished with this buffer */
     _Atomic int32_t error;          /**< errno of a completed chunk whose copy failed

@@ -45,7 +45,9 @@ uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help
         part = half < 32 * KIB ? half : 32 * KIB;
         part = quarter > part ? quarter : part;
     }
-    return part < largest ? part : largest;
+    part = part < largest ? part : largest;
+    return mca_coll_shmcico_chunks(bytes, part) <= MCA_COLL_SHMCICO_MAX_CHUNKS
+        ? part : PAGES((bytes - 1) / MCA_COLL_SHMCICO_MAX_CHUNKS + 1);
 }
 
 #define STORE(field, value) atomic_store_explicit(&line->field, value, memory_order_relaxed)

@@ -24,9 +24,9 @@
  *    slot of the bank, which single copy leaves free.
  *  - The destination copies chunk after chunk.  When the other side is
  *    free to help (a root after its own block), the chunks are shared
- *    through an xfer line: each side takes the next chunk with
- *    compare-and-swap and counts it as completed; the line's owner waits
- *    for every chunk.
+ *    through an xfer line: each side takes a chunk with compare-and-swap,
+ *    a pull from the front and a push from the back, and counts it as
+ *    completed; the line's owner waits for every chunk.
  *  - When it is through, the destination acknowledges on the xfer line
  *    of the process whose flag it followed; that process returns (and
  *    its caller may reuse the buffer) only when every reader has.
@@ -156,7 +156,9 @@ typedef enum {
  *    after the reader would have pulled both), quarters of at least
  *    64 KiB above;
  *  - NONE: one chunk, whatever its size.
- * Every chunk is a kernel call of a few us before it copies a byte.
+ * Every chunk is a kernel call of a few us before it copies a byte.  A
+ * shared block has at most MCA_COLL_SHMCICO_MAX_CHUNKS chunks, the most
+ * its xfer line counts: larger than largest where it would have more.
  */
 uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help,
                                     uint64_t largest);

@@ -176,12 +176,18 @@ void mca_coll_shmcico_xfer_open(const mca_coll_shmcico_view_t *view, int me,
     atomic_store_explicit(&line->op, op->seq, memory_order_release);
 }
 
+/* the claim word: stamp << 32 | chunks taken from the back << 16 |
+ * chunks taken from the front */
+#define FRONT_TAKEN(value) ((value) & MCA_COLL_SHMCICO_MAX_CHUNKS)
+#define BACK_TAKEN(value) (((value) >> 16) & MCA_COLL_SHMCICO_MAX_CHUNKS)
+
 bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
                                  const mca_coll_shmcico_seq_t *op, uint64_t nchunks,
-                                 uint64_t *chunk)
+                                 mca_coll_shmcico_end_t end, uint64_t *chunk)
 {
     mca_coll_shmcico_xfer_t *line = mca_coll_shmcico_xfer(view, proc, op->bank);
     uint64_t stamp = claim_stamp(op->seq) << 32, value;
+    uint64_t one = MCA_COLL_SHMCICO_BACK == end ? UINT64_C(1) << 16 : 1;
 
     /* acquire: pairs with the release in _open() */
     if (atomic_load_explicit(&line->op, memory_order_acquire) != op->seq) {
@@ -192,15 +198,15 @@ bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
         /* a stamp of another call: the line moved on (every chunk of
          * this call is done) or was opened without claims */
         if ((value & ~UINT64_C(0xffffffff)) != stamp
-            || (value & UINT64_C(0xffffffff)) >= nchunks) {
+            || FRONT_TAKEN(value) + BACK_TAKEN(value) >= nchunks) {
             return false;
         }
         /* acq_rel: the winner of a chunk owns it; the line cannot be
          * reopened until the chunk is completed */
-    } while (!atomic_compare_exchange_weak_explicit(&line->claim, &value, value + 1,
+    } while (!atomic_compare_exchange_weak_explicit(&line->claim, &value, value + one,
                                                     memory_order_acq_rel,
                                                     memory_order_relaxed));
-    *chunk = value & UINT64_C(0xffffffff);
+    *chunk = MCA_COLL_SHMCICO_BACK == end ? nchunks - 1 - BACK_TAKEN(value) : FRONT_TAKEN(value);
     return true;
 }
 

@@ -226,16 +226,34 @@ bool mca_coll_shmcico_received_reached(const mca_coll_shmcico_view_t *view, int 
 /* ------------------------------------------------------------------ */
 /* Single copy: chunk claims and acknowledgements (the xfer line)       */
 
+/** Chunks of one single copy that an xfer line can count: the claim word
+ *  counts the chunks taken from each end in 16 bits
+ *  (mca_coll_shmcico_chunk_for() never makes more). */
+#define MCA_COLL_SHMCICO_MAX_CHUNKS 0xffffu
+
+/**
+ * Which end of a single copy's chunks a claim takes.  Pulls take them
+ * from the front and pushes from the back, so that from call to call on
+ * the same buffers each side copies the same end of a block and writes
+ * lines that its own last copy left in its cache, instead of lines that
+ * the other core holds (docs/design.md, "Chunks").
+ */
+typedef enum {
+    MCA_COLL_SHMCICO_FRONT = 0,     /**< chunks 0, 1, ... (pulls) */
+    MCA_COLL_SHMCICO_BACK = 1       /**< chunks n - 1, n - 2, ... (pushes) */
+} mca_coll_shmcico_end_t;
+
 /** Open this process's xfer line for op: no reader finished yet, and,
- *  with claims, chunks 0, 1, ... free for this process and its partner. */
+ *  with claims, every chunk free for this process and its partner. */
 void mca_coll_shmcico_xfer_open(const mca_coll_shmcico_view_t *view, int me,
                                 const mca_coll_shmcico_seq_t *op, bool claims);
 
-/** Take the next chunk of the single copy through proc's xfer line:
- *  false when none is left, or proc offers no claims in op. */
+/** Take the next chunk from one end of the nchunks (at most
+ *  MCA_COLL_SHMCICO_MAX_CHUNKS) of the single copy through proc's xfer
+ *  line: false when none is left, or proc offers no claims in op. */
 bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
                                  const mca_coll_shmcico_seq_t *op, uint64_t nchunks,
-                                 uint64_t *chunk);
+                                 mca_coll_shmcico_end_t end, uint64_t *chunk);
 
 /** A chunk taken with mca_coll_shmcico_xfer_claim() is copied; error
  *  (an errno, 0: none): its copy failed, which the line's owner must
