@@ -20,8 +20,7 @@
  * call's chunks are again a prefix and a suffix that cover them all.
  */
 
-#include <stdlib.h>
-#include <string.h>
+#include <sched.h>
 
 #include "threads.h"
 #include "unit.h"
@@ -93,10 +92,11 @@ static void check_both_ends(const mca_coll_shmcico_view_t *view)
 static void check_refused(const mca_coll_shmcico_view_t *view)
 {
     mca_coll_shmcico_seq_t op = op_of(view, 4), next = op_of(view, 4 + view->layout.banks);
-    mca_coll_shmcico_seq_t other = op_of(view, 5);
 
     mca_coll_shmcico_xfer_open(view, 1, &op, true);
-    CHECK(UINT64_MAX == claim(view, &other, 4, FRONT), "a line not opened for the call");
+    CHECK(UINT64_MAX == claim(view, &next, 4, FRONT)
+          && UINT64_MAX == claim(view, &next, 4, BACK),
+          "a claim of a later call, every chunk of the line's call free");
     CHECK(0 == claim(view, &op, 4, FRONT), "a claim of the call the line is open for");
     mca_coll_shmcico_xfer_open(view, 1, &next, true);
     CHECK(UINT64_MAX == claim(view, &op, 4, BACK), "a late claim of the call before");
@@ -107,43 +107,44 @@ static void check_refused(const mca_coll_shmcico_view_t *view)
     CHECK(UINT64_MAX == claim(view, &op, 0, FRONT), "a copy of no chunks");
 }
 
-/* as many chunks as the line counts: the two counts never spill into
- * each other or into the stamp */
-static void check_most_chunks(const mca_coll_shmcico_view_t *view)
+/* as many chunks as the line counts, all from one end: that end's count
+ * reaches its largest value without spilling into the other or into the
+ * stamp */
+static void check_most_chunks(const mca_coll_shmcico_view_t *view, mca_coll_shmcico_end_t end)
 {
     const uint64_t n = MCA_COLL_SHMCICO_MAX_CHUNKS;
-    mca_coll_shmcico_seq_t op = op_of(view, 6);
-    uint64_t front = 0, back = n, chunk;
+    mca_coll_shmcico_seq_t op = op_of(view, 6 + end);
     int in_order = 1;
 
     mca_coll_shmcico_xfer_open(view, 1, &op, true);
     for (uint64_t k = 0; k < n; ++k) {
-        mca_coll_shmcico_end_t end = k % 3 ? FRONT : BACK;
-        chunk = claim(view, &op, n, end);
-        in_order &= chunk == (FRONT == end ? front++ : --back);
+        in_order &= claim(view, &op, n, end) == (FRONT == end ? k : n - 1 - k);
     }
-    CHECK(in_order && front == back, "%llu chunks claimed from both ends, each once",
-          (unsigned long long) n);
-    CHECK(UINT64_MAX == claim(view, &op, n, FRONT), "none after the last");
+    CHECK(in_order, "%llu chunks claimed from the %s, each once", (unsigned long long) n,
+          FRONT == end ? "front" : "back");
+    CHECK(UINT64_MAX == claim(view, &op, n, FRONT) && UINT64_MAX == claim(view, &op, n, BACK),
+          "none after the last");
+}
+
+/* thread 1 alone, on its own xfer line */
+static int sequential_body(threads_world *w, mca_coll_shmcico_engine_t *e, void *arg)
+{
+    (void) w;
+    (void) arg;
+    if (1 == e->rank) {
+        check_alone(&e->view);
+        check_both_ends(&e->view);
+        check_refused(&e->view);
+        check_most_chunks(&e->view, FRONT);
+        check_most_chunks(&e->view, BACK);
+    }
+    return 0;
 }
 
 static void check_sequential(void)
 {
-    mca_coll_shmcico_layout_t layout;
-    mca_coll_shmcico_view_t view;
-    int32_t numa[2] = { 0, 0 };
-    void *base;
-
-    CHECK(0 == mca_coll_shmcico_layout_init(&layout, 4096, 2, 8, 2, 8192), "layout");
-    base = aligned_alloc(4096, layout.segment_size);
-    memset(base, 0, layout.segment_size);
-    mca_coll_shmcico_segment_format(base, &layout, numa);
-    CHECK(0 == mca_coll_shmcico_view_init(&view, base, &layout), "view");
-    check_alone(&view);
-    check_both_ends(&view);
-    check_refused(&view);
-    check_most_chunks(&view);
-    free(base);
+    CHECK(0 == threads_run(2, 8, 2, 8192, THREADS_NO_COPIER, sequential_body, NULL),
+          "a world of two threads");
 }
 
 /* ------------------------------------------------------------------ */
@@ -174,8 +175,12 @@ static void take_all(const mca_coll_shmcico_view_t *view, const mca_coll_shmcico
 
     race->ntaken[me] = 0;
     while (mca_coll_shmcico_xfer_claim(view, 1, op, n, 1 == me ? FRONT : BACK, &chunk)) {
-        race->taken[me][race->ntaken[me]++] = chunk;
+        if (race->ntaken[me] < MOST) {     /* more than n: check_call() says so */
+            race->taken[me][race->ntaken[me]] = chunk;
+        }
+        ++race->ntaken[me];
         mca_coll_shmcico_xfer_complete(view, 1, op, 0);
+        sched_yield();              /* the other thread's turn, even on one CPU */
     }
     while (1 == me && mca_coll_shmcico_xfer_completed(view, 1, op) < n) {
         mca_coll_shmcico_cpu_relax();

@@ -253,7 +253,8 @@ static void register_segment_params(void)
                   "Bcast and Gather(v) blocks from 16 KiB are copied in halves, from "
                   "64 KiB in quarters of at least 32 KiB, Scatter(v) blocks from "
                   "256 KiB in quarters of at least 64 KiB, an Allgather(v) block in "
-                  "one chunk; no chunk is larger than this", OPAL_INFO_LVL_5, &p->chunk);
+                  "one chunk; no shared chunk is larger than this, but where a block "
+                  "would then have more than 65535 chunks", OPAL_INFO_LVL_5, &p->chunk);
     p->streaming_min = DEFAULT_STREAMING_MIN;
     register_size("streaming_min",
                   "Smallest block (bytes) that its sender writes into the shared queues "

@@ -148,8 +148,8 @@ typedef enum {
 
 /**
  * The chunk size of a single copy of bytes that the reader and a helper
- * share (docs/design.md, "Chunks"), never more than largest where
- * someone helps:
+ * share (docs/design.md, "Chunks"), where someone helps never more than
+ * largest unless the block would then have too many chunks (below):
  *  - EARLY: quarters of at least 32 KiB, halves of a block under 64 KiB,
  *    one chunk under 16 KiB;
  *  - LATE: one chunk under 256 KiB (a late push of a second chunk ends

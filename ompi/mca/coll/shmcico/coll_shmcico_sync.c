@@ -14,6 +14,7 @@
  * and the xfer lines.
  */
 
+#include <assert.h>
 #include <sched.h>
 
 #include "coll_shmcico_sync.h"
@@ -189,6 +190,9 @@ bool mca_coll_shmcico_xfer_claim(const mca_coll_shmcico_view_t *view, int proc,
     uint64_t stamp = claim_stamp(op->seq) << 32, value;
     uint64_t one = MCA_COLL_SHMCICO_BACK == end ? UINT64_C(1) << 16 : 1;
 
+    /* more would carry a count into the stamp; both sides count the
+     * chunks of the same bytes in the same chunk size (chunk_for()) */
+    assert(nchunks <= MCA_COLL_SHMCICO_MAX_CHUNKS);
     /* acquire: pairs with the release in _open() */
     if (atomic_load_explicit(&line->op, memory_order_acquire) != op->seq) {
         return false;

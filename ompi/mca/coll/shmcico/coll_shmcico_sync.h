@@ -236,7 +236,7 @@ bool mca_coll_shmcico_received_reached(const mca_coll_shmcico_view_t *view, int 
  * from the front and pushes from the back, so that from call to call on
  * the same buffers each side copies the same end of a block and writes
  * lines that its own last copy left in its cache, instead of lines that
- * the other core holds (docs/design.md, "Chunks").
+ * the other core holds (docs/design.md, "Which end each side takes").
  */
 typedef enum {
     MCA_COLL_SHMCICO_FRONT = 0,     /**< chunks 0, 1, ... (pulls) */
