@@ -99,19 +99,20 @@ no_ptrace_cap=
 if [ "$(id -u)" = 0 ]; then
     no_ptrace_cap="setpriv --bounding-set -sys_ptrace"
 fi
-# every operation's crossover at one byte, on communicators of any size:
-# every block by single copy
-single_everything=
-for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-    single_everything="$single_everything ${op}_single_copy_min 1 ${op}_single_copy_max_procs 0"
-done
-
-# every operation's crossover at 64 KiB, on communicators of any size:
-# the transport tests go below, at and above it whatever the defaults are
-crossovers_64k=
-for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-    crossovers_64k="$crossovers_64k ${op}_single_copy_min 65536 ${op}_single_copy_max_procs 0"
-done
+# " <op>_PARAM VALUE" for every operation, as mpi() takes parameters
+every_op() {
+    local op
+    for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+        printf ' %s_%s %s' "$op" "$1" "$2"
+    done
+}
+# single copy on communicators of any size
+any_size=$(every_op single_copy_max_procs 0)
+# every operation's crossover at one byte: every block by single copy
+single_everything="$(every_op single_copy_min 1)$any_size"
+# every operation's crossover at 64 KiB: the transport tests go below, at
+# and above it whatever the defaults are
+crossovers_64k="$(every_op single_copy_min 65536)$any_size"
 
 # The cache probe sends a block by single copy or through the queues by
 # timing a few loads from it: the cases that check which transport served
@@ -119,10 +120,7 @@ done
 # fixed answer (cache_probe_ns 1: every block is cold) or calibrated.
 export OMPI_MCA_coll_shmcico_cache_probe=0
 # every operation probes every block
-probe_everything=
-for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-    probe_everything="$probe_everything ${op}_cache_probe_max 4611686018427387904"
-done
+probe_everything=$(every_op cache_probe_max 4611686018427387904)
 
 passed=0
 failed=0
@@ -517,13 +515,9 @@ default_suite() {
         multinode_cases
     fi
     echo "== fallback"
-    limits=()
-    for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
-        limits+=("${op}_max_bytes" 1000)
-    done
     run_case fallback-over-limit 300 \
         --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
-        -- mpi 3 "${limits[@]}" verbose 20 -- mpi/test_fallback limit
+        -- mpi 3 $(every_op max_bytes 1000) verbose 20 -- mpi/test_fallback limit
     run_case nothing-handed-over-by-default 300 -- env \
         $(for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
               echo -u "OMPI_MCA_coll_shmcico_${op}_max_bytes"; done) \
