@@ -16,9 +16,11 @@
 # round robin over the nodes), 3+2, 3x2, 4x2, 4x1 or 2x1.  Every node's
 # daemon runs in a UTS namespace whose hostname is the node's name
 # (nodes-agent.sh is mpirun's rsh agent), so each gets its own node-local
-# communicators; between nodes Open MPI uses TCP over loopback.  Needs
-# root (namespaces, and node1 to node4 in /etc/hosts, added when missing)
-# and MPIRUN in the environment.
+# communicators; between nodes Open MPI uses TCP, over loopback with
+# Open MPI 4.1, over a veth pair in a network namespace of the job's own
+# with 5.0 (below).  Needs root (namespaces, a veth pair with 5.0, and
+# node1 to node4 in /etc/hosts, added when missing) and MPIRUN in the
+# environment.
 
 set -euo pipefail
 : "${MPIRUN:?}"
@@ -51,15 +53,34 @@ for var in $(env | sed -n 's/^\(OMPI_MCA_[A-Za-z0-9_]*\)=.*/\1/p'); do
     env_args+=(-x "$var")
 done
 # the launcher's own parameters: Open MPI 4.1's ORTE takes them as MCA
-# parameters, 5.0's PRRTE as its own (--prtemca); the shared-memory BTL
-# is vader in 4.1, sm in 5.0
+# parameters, 5.0's PRRTE as its own (--prtemca; its rsh agent is
+# plm_ssh_agent); the shared-memory BTL is vader in 4.1, sm in 5.0
 if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
     launcher=(--mca plm_rsh_agent "$here/nodes-agent.sh" --mca oob_tcp_if_include lo)
     btl=self,vader,tcp
+    net=lo
 else
-    launcher=(--prtemca plm_rsh_agent "$here/nodes-agent.sh" --prtemca oob_tcp_if_include lo)
+    # PRRTE's daemons never talk over a loopback interface ("No network
+    # interfaces were found for out-of-band communications"): the job
+    # runs in a network namespace of its own, where one end of a veth
+    # pair carries a private address; the namespace, and the pair with
+    # it, goes when the job ends
+    if [ -z "${SHMCICO_NODES_NET:-}" ]; then
+        exec unshare --net env SHMCICO_NODES_NET=shmcico0 "$0" "$layout" "$@"
+    fi
+    ip link set lo up
+    ip link add "$SHMCICO_NODES_NET" type veth peer name "$SHMCICO_NODES_NET-peer"
+    ip addr add 10.213.0.1/24 dev "$SHMCICO_NODES_NET"
+    ip link set "$SHMCICO_NODES_NET-peer" up
+    ip link set "$SHMCICO_NODES_NET" up
+    # (5.0 binds each process to a core, and refuses to let processes
+    # share one unless told so: a node of 3 processes on a machine of 2
+    # cores)
+    launcher=(--prtemca plm_ssh_agent "$here/nodes-agent.sh"
+              --prtemca oob_tcp_if_include "$SHMCICO_NODES_NET" --bind-to core:overload-allowed)
     btl=self,sm,tcp
+    net=$SHMCICO_NODES_NET
 fi
 exec "$MPIRUN" --host "$hosts" "${extra[@]+"${extra[@]}"}" "${launcher[@]}" \
-    --mca btl "$btl" --mca btl_tcp_if_include lo \
+    --mca btl "$btl" --mca btl_tcp_if_include "$net" \
     "${env_args[@]+"${env_args[@]}"}" "$@"

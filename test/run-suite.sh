@@ -203,20 +203,22 @@ multinode_cases() {
             -- "$srcdir_abs/nodes.sh" "$layout" -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
                mpi/test_multinode served
     done
-    # a limit at node 2's first process only, which its node's segment
-    # takes; a later hint on the communicator must not replace it there
+    # a limit at node 2's first process only (world rank 2), which its
+    # node's segment takes (its verbose output says so); a later hint on
+    # the communicator must not replace it there
     run_case multinode-2x2-later-hint 120 \
-        -- "$srcdir_abs/nodes.sh" 2x2 -np 2 mpi/test_multinode later-hint \
-           : -np 1 -x OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 mpi/test_multinode later-hint \
-           : -np 1 mpi/test_multinode later-hint
+        --expect 'gatherv handed to the previous component: over coll_shmcico_gatherv_max_bytes' \
+        -- "$srcdir_abs/nodes.sh" 2x2 "$srcdir_abs/rank-env.sh" 2 \
+           OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 OMPI_MCA_coll_shmcico_verbose=20 \
+           -- mpi/test_multinode later-hint
     # the same with the node segments made with their communicators
     # (lazy 0): what the segment agreed stays (this hung when the node
     # stages took each process's own values over it)
     run_case multinode-2x2-eager-later-hint 120 \
-        -- "$srcdir_abs/nodes.sh" 2x2 --mca coll_shmcico_lazy 0 \
-           -np 2 mpi/test_multinode later-hint \
-           : -np 1 -x OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 mpi/test_multinode later-hint \
-           : -np 1 mpi/test_multinode later-hint
+        --expect 'gatherv handed to the previous component: over coll_shmcico_gatherv_max_bytes' \
+        -- "$srcdir_abs/nodes.sh" 2x2 --mca coll_shmcico_lazy 0 "$srcdir_abs/rank-env.sh" 2 \
+           OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 OMPI_MCA_coll_shmcico_verbose=20 \
+           -- mpi/test_multinode later-hint
     # out of memory at a leader and at the root (test/mpi/fault_inject.c)
     if [ -z "${SANITIZER_PRELOAD:-}" ]; then
         run_case multinode-2x2-no-memory 120 \
@@ -500,20 +502,7 @@ default_suite() {
     done
 
     echo "== communicators that span nodes (simulated nodes, nodes.sh)"
-    if ! "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
-        # PRRTE (Open MPI 5.0's launcher) finds no interface for its
-        # daemons' out-of-band channel when every node is the loopback
-        # address ("No network interfaces were found for out-of-band
-        # communications"): simulated nodes need Open MPI 4.1's ORTE
-        echo "not run with this Open MPI (its launcher does not start daemons over loopback):" \
-             "multinode-2x2 multinode-2x2-by-node multinode-3+2 multinode-3x2 multinode-2x2-later-hint" \
-             "multinode-2x2-eager-later-hint" \
-             "multinode-2x2-no-memory" \
-             "multinode-4x1-fallback multinode-off-2x2-unused multinode-2x2-by-node-<op>" \
-             "fault-kill-on-a-node"
-    else
-        multinode_cases
-    fi
+    multinode_cases
     echo "== fallback"
     run_case fallback-over-limit 300 \
         --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
@@ -547,9 +536,7 @@ default_suite() {
                  readonly-backing; do
         run_case "fault-$fault" 300 -- "$srcdir_abs/faults.sh" "$fault"
     done
-    if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
-        run_case fault-kill-on-a-node 300 -- "$srcdir_abs/faults.sh" kill-on-a-node
-    fi
+    run_case fault-kill-on-a-node 300 -- "$srcdir_abs/faults.sh" kill-on-a-node
 
     echo "== diagnostics"
     run_case mpit-example 120 --expect 'coll_shmcico_bcast_served +[0-9]+ +\+10$' \
