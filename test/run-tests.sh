@@ -19,8 +19,11 @@
 #     in a Debian 13 root made (once, then kept) by test/debian13-root.sh:
 #     the tree's distribution in build-deb13/, configured and built
 #     inside the root with the internal headers Debian's package lacks
-#     taken from its source package.  SHMCICO_DEBIAN13_PASS=no leaves
-#     this pass out (it needs root, and debootstrap the first time).
+#     taken from its source package; then the 64-bit suite on one node
+#     against the same build (check-large LARGE_SUITE=large-one-node:
+#     5.0's single copy goes through smsc).  SHMCICO_DEBIAN13_PASS=no
+#     leaves this pass out (it needs root, and debootstrap the first
+#     time).
 # When SHMCICO_OMPI5_PREFIX names an Open MPI 5.0 built by
 # test/build-openmpi5.sh (such as /opt/coll-shmcico/openmpi-5.0), a third
 # pass runs the MPI part of the suite against it, from build-ompi5/.
@@ -103,8 +106,17 @@ if [ "${SHMCICO_DEBIAN13_PASS:-yes}" != no ]; then
             make -s --no-print-directory -C test check SUITE=mpi' bash "$PWD/build-deb13"
     ) 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
-    count "Open MPI $(sed -n 's/^openmpi //p' "$(test/debian13-root.sh path)/.coll-shmcico-root" \
-                          2>/dev/null) (Debian 13 root)" "$start" "$rc"
+    deb13="Open MPI $(sed -n 's/^openmpi //p' "$(test/debian13-root.sh path)/.coll-shmcico-root" \
+                           2>/dev/null) (Debian 13 root)"
+    count "$deb13" "$start" "$rc"
+
+    echo "== make -C test check-large LARGE_SUITE=large-one-node, against the same build"
+    start=$SECONDS
+    test/debian13-root.sh run --bind "$PWD/build-deb13" -- \
+        make -s --no-print-directory -C "$PWD/build-deb13/test" check-large \
+             LARGE_SUITE=large-one-node 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    count "$deb13, check-large (one node)" "$start" "$rc"
 else
     echo "not run: the MPI suite against Debian 13's Open MPI 5.0 (SHMCICO_DEBIAN13_PASS=no)"
 fi
