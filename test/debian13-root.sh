@@ -42,8 +42,9 @@ root=${SHMCICO_TRIXIE_ROOT:-/var/cache/coll-shmcico/trixie-root}
 suite=trixie
 stamp_name=.coll-shmcico-root
 # what the root holds (procps: the fault tests look for processes left
-# with pgrep; iproute2: the simulated nodes' network, test/nodes.sh); a change of this list (or of the recipe number,
-# for a change of how the root is made) makes "make" start again
+# with pgrep; iproute2: the simulated nodes' network, test/nodes.sh); a
+# change of this list (or of the recipe number, for a change of how the
+# root is made) makes "make" start again
 packages="libopenmpi-dev openmpi-bin libpmix-dev libhwloc-dev libnuma-dev
           build-essential autoconf automake libtool procps iproute2"
 recipe=1

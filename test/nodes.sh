@@ -55,7 +55,8 @@ done
 # the launcher's own parameters: Open MPI 4.1's ORTE takes them as MCA
 # parameters, 5.0's PRRTE as its own (--prtemca; its rsh agent is
 # plm_ssh_agent); the shared-memory BTL is vader in 4.1, sm in 5.0
-if "$MPIRUN" --version 2>/dev/null | grep -q 'Open MPI) [0-4]\.'; then
+version=$("$MPIRUN" --version 2>/dev/null || true)
+if grep -q 'Open MPI) [0-4]\.' <<<"$version"; then
     launcher=(--mca plm_rsh_agent "$here/nodes-agent.sh" --mca oob_tcp_if_include lo)
     btl=self,vader,tcp
     net=lo
@@ -65,21 +66,27 @@ else
     # runs in a network namespace of its own, where one end of a veth
     # pair carries a private address; the namespace, and the pair with
     # it, goes when the job ends
-    if [ -z "${SHMCICO_NODES_NET:-}" ]; then
-        exec unshare --net env SHMCICO_NODES_NET=shmcico0 "$0" "$layout" "$@"
+    command -v ip >/dev/null || { echo "nodes.sh: Open MPI 5.0 needs ip (iproute2)" >&2; exit 2; }
+    if [ -z "${_SHMCICO_NODES_NETNS:-}" ]; then
+        exec unshare --net env _SHMCICO_NODES_NETNS=1 "$here/${0##*/}" "$layout" "$@"
     fi
+    # a fresh namespace holds nothing but lo: never touch another one
+    if [ "$(ip -o link show | wc -l)" != 1 ]; then
+        echo "nodes.sh: not in a network namespace of its own (_SHMCICO_NODES_NETNS is set)" >&2
+        exit 2
+    fi
+    net=shmcico0
     ip link set lo up
-    ip link add "$SHMCICO_NODES_NET" type veth peer name "$SHMCICO_NODES_NET-peer"
-    ip addr add 10.213.0.1/24 dev "$SHMCICO_NODES_NET"
-    ip link set "$SHMCICO_NODES_NET-peer" up
-    ip link set "$SHMCICO_NODES_NET" up
+    ip link add "$net" type veth peer name "$net-peer"
+    ip addr add 10.213.0.1/24 dev "$net"
+    ip link set "$net-peer" up
+    ip link set "$net" up
     # (5.0 binds each process to a core, and refuses to let processes
     # share one unless told so: a node of 3 processes on a machine of 2
     # cores)
     launcher=(--prtemca plm_ssh_agent "$here/nodes-agent.sh"
-              --prtemca oob_tcp_if_include "$SHMCICO_NODES_NET" --bind-to core:overload-allowed)
+              --prtemca oob_tcp_if_include "$net" --bind-to core:overload-allowed)
     btl=self,sm,tcp
-    net=$SHMCICO_NODES_NET
 fi
 exec "$MPIRUN" --host "$hosts" "${extra[@]+"${extra[@]}"}" "${launcher[@]}" \
     --mca btl "$btl" --mca btl_tcp_if_include "$net" \

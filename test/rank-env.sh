@@ -17,13 +17,25 @@
 # OMPI_COMM_WORLD_RANK (set by Open MPI 4.1's and 5.0's launchers) is
 # RANK, and as it is everywhere else.
 
+usage() {
+    echo "usage: rank-env.sh RANK VAR=VALUE... -- PROGRAM [ARG]..." >&2
+    exit 2
+}
+
+[ $# -ge 1 ] || usage
 rank=$1
 shift
+: "${OMPI_COMM_WORLD_RANK:?rank-env.sh: not started by mpirun}"
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
-    if [ "${OMPI_COMM_WORLD_RANK:?rank-env.sh: not started by mpirun}" = "$rank" ]; then
-        export "${1?}"
+    case $1 in
+        [A-Za-z_]*=*) ;;
+        *) usage ;;
+    esac
+    if [ "$OMPI_COMM_WORLD_RANK" = "$rank" ]; then
+        export "$1"
     fi
     shift
 done
-[ "${1:-}" = -- ] && shift
+[ $# -ge 2 ] || usage               # "--" and a program
+shift
 exec "$@"
