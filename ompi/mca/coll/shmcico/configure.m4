@@ -34,6 +34,8 @@ AC_DEFUN([MCA_ompi_coll_shmcico_CONFIG],[
     coll_shmcico_MPI_LIBADD='$(top_builddir)/ompi/lib$(OMPI_LIBMPI_NAME).la'
     SANITIZER_CFLAGS=
     WARN_CFLAGS=
+    # (Open MPI's own build hides every symbol of a component already)
+    VISIBILITY_CFLAGS=
 
     AC_SUBST([coll_shmcico_ENGINE_CPPFLAGS])
     AC_SUBST([coll_shmcico_CPPFLAGS])
@@ -42,6 +44,7 @@ AC_DEFUN([MCA_ompi_coll_shmcico_CONFIG],[
     AC_SUBST([coll_shmcico_MPI_LIBADD])
     AC_SUBST([SANITIZER_CFLAGS])
     AC_SUBST([WARN_CFLAGS])
+    AC_SUBST([VISIBILITY_CFLAGS])
 
     AS_IF([test "$coll_shmcico_happy" = yes], [$1], [$2])
 ])dnl
