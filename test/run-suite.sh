@@ -273,6 +273,14 @@ default_suite() {
     fi
 
     echo "== loading and parameters"
+    # nothing of the DSO's but its component structure can clash with
+    # another library's symbols (built with -fvisibility=hidden; an
+    # AddressSanitizer build adds __odr_asan.NAME beside an exported NAME)
+    run_case dso-exports-the-component-alone 30 --expect '^1 mca_coll_shmcico_component$' \
+        -- bash -c "nm -D --defined-only '$COMPONENT_DIR/mca_coll_shmcico.so' |
+                    awk '\$3 !~ /^__odr_asan\\./ { n++; name = \$3 }
+                         END { print n, name; exit n != 1 }' &&
+                    echo 'exports: OK'"
     run_case ompi-info-parameters 60 \
         --expect 'coll_shmcico_priority" \(current value: "40"' \
         --expect 'coll_shmcico_slots" \(current value: "8"' \
