@@ -67,9 +67,11 @@ rm -rf "$results"
 mkdir -p "$results"
 suite_shm=$(mktemp -d /dev/shm/shmcico-suite.XXXXXX)
 export OMPI_MCA_coll_shmcico_backing_dir="$suite_shm"
+# the operations the component serves, as its parameters name them
+all_ops="bcast scatter scatterv gather gatherv allgather allgatherv"
 # The tests exercise shared memory at every size: no size limit unless a
 # case sets one (the command line wins over the environment).
-for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+for op in $all_ops; do
     export "OMPI_MCA_coll_shmcico_${op}_max_bytes=0"
 done
 shm_before=$(ls -1 /dev/shm | grep -c '^shmcico-[0-9a-f]*$')
@@ -107,7 +109,7 @@ fi
 # " <op>_PARAM VALUE" for every operation, as mpi() takes parameters
 every_op() {
     local op
-    for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+    for op in $all_ops; do
         printf ' %s_%s %s' "$op" "$1" "$2"
     done
 }
@@ -521,7 +523,7 @@ default_suite() {
         --expect 'allgatherv handed to the previous component: over coll_shmcico_allgatherv_max_bytes' \
         -- mpi 3 $(every_op max_bytes 1000) verbose 20 -- mpi/test_fallback limit
     run_case nothing-handed-over-by-default 300 -- env \
-        $(for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+        $(for op in $all_ops; do
               echo -u "OMPI_MCA_coll_shmcico_${op}_max_bytes"; done) \
         "$MPIRUN" --oversubscribe -np 3 mpi/test_fallback nolimit
     run_case fallback-intercomm 300 --expect 'declined: intercommunicator' \
@@ -601,7 +603,7 @@ valgrind_case() {
 # operation's crossover at 64 KiB, as the transport tests have them
 valgrind_single_copy() {
     local op
-    for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
+    for op in $all_ops; do
         local -x "OMPI_MCA_coll_shmcico_${op}_single_copy_min=65536"
     done
     valgrind_case "$@"
