@@ -306,6 +306,8 @@ default_suite() {
         --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "12288", data source: default' \
         --expect 'coll_shmcico_bcast_single_copy_max_procs" \(current value: "4", data source: default' \
         --expect 'coll_shmcico_gather_single_copy_max_procs" \(current value: "0", data source: default' \
+        --expect 'coll_shmcico_allgather_single_copy_max_procs" \(current value: "8", data source: default' \
+        --expect 'coll_shmcico_allgatherv_single_copy_max_procs" \(current value: "8", data source: default' \
         --expect 'coll_shmcico_cache_probe" \(current value: "false", data source: environment' \
         --expect 'coll_shmcico_cache_probe_ns" \(current value: "0"' \
         --expect 'coll_shmcico_bcast_cache_probe_max" \(current value: "8388608"' \
@@ -427,8 +429,9 @@ default_suite() {
     done
     # the default crossovers (what a user gets): below, at and above each
     # at np 5 the default Bcast goes through the queues at every size
-    # (coll_shmcico_bcast_single_copy_max_procs 4)
-    for np in 2 4 5; do
+    # (coll_shmcico_bcast_single_copy_max_procs 4), at np 9 Allgather(v)
+    # too (coll_shmcico_allgather_single_copy_max_procs 8)
+    for np in 2 4 5 9; do
         run_case "transport-default-crossovers-np$np" 300 --expect 'single copy (cma|smsc)' \
             -- bash -c "mpi $np verbose 10 -- mpi/test_transport single"
     done

@@ -17,7 +17,8 @@
  *  - every operation, blocks below, at and above its crossover
  *    (coll_shmcico_<op>_single_copy_min) and of 4 MiB, every root; on a
  *    communicator of more than coll_shmcico_<op>_single_copy_max_procs
- *    processes (Bcast: 4 by default) every block through the queues;
+ *    processes (by default Bcast 4, Allgather(v) 8) every block through
+ *    the queues;
  *  - v-variants with one block above the crossover and the others below:
  *    both transports in one call, each process counting the blocks it
  *    takes part in;
