@@ -73,10 +73,10 @@ static const struct {
                                    copy as through the queues, at 4 processes 0.69 to
                                    0.90 warm and 1.15 to 1.46 cold;
                                    docs/results/device-np16-b: an Allgather(v) of 16
-                                   processes took 1.1 to 1.5 times as long by single
-                                   copy at 16 KiB and 0.9 to 1.2 from 64 KiB to 4 MiB,
-                                   at 8 processes 0.75 to 1.46, at 4 processes 0.58 to
-                                   0.94 warm; 0: no limit */
+                                   processes took 1.14 to 1.61 times as long by single
+                                   copy at 16 KiB and 0.78 to 1.25 from 64 KiB to
+                                   4 MiB, at 8 processes 0.74 to 1.46, at 4 processes
+                                   0.58 to 0.94 warm; 0: no limit */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
     { (size_t) 10 << 10, (size_t) 8 << 20, (size_t) 2 << 20, 4 },   /* bcast: no own block */
     { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20, 0 },    /* scatter */
