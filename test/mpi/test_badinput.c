@@ -27,7 +27,13 @@
  *    Scatter(v) receive buffer or Gather(v) send buffer at a process
  *    other than the root): MPI_ERR_ARG as Open MPI's checks give, at that
  *    process, or everywhere for a Bcast root;
- *  - a receiver with more room than the root sends: success.
+ *  - a receiver with more room than the root sends: success;
+ *  - a Scatter root that sends nothing but has room for its own block:
+ *    success, every receive buffer untouched; a Gather root that expects
+ *    nothing while every process sends: MPI_ERR_TRUNCATE at the root,
+ *    the senders complete (blocks below and above the single-copy
+ *    crossover: the root takes part, where it once returned at once and
+ *    left the others waiting or a call behind).
  * After every case a correct call of the same operation on the same
  * communicator must succeed with the right data.  The MPI_T counters
  * prove that shmcico served both, the bad call too (it returns the
@@ -224,6 +230,35 @@ static void gatherv_cases(void)
     st_free(&rbuf);
 }
 
+/* Scatter and Gather whose root's blocks are empty while every other
+ * count is n ints (its own block included) */
+static void empty_root_blocks(int n)
+{
+    st_buf all = st_alloc((size_t) size * n * sizeof(int)), mine = st_alloc(n * sizeof(int));
+    char what[64];
+    int err;
+
+    st_fill(mine.data, n * sizeof(int), 31);
+    err = MPI_Scatter(all.data, 0 == rank ? 0 : n, MPI_INT, mine.data, n, MPI_INT, 0,
+                      MPI_COMM_WORLD);
+    snprintf(what, sizeof(what), "scatter of %d ints, nothing sent by the root", n);
+    expect(err, MPI_SUCCESS, what);
+    ST_CHECK(st_first_wrong(mine.data, n * sizeof(int), 31) < 0, "%s: a buffer changed", what);
+    still_works(ST_SCATTER, what);
+
+    st_fill(all.data, (size_t) size * n * sizeof(int), 32);
+    err = MPI_Gather(mine.data, n, MPI_INT, all.data, 0 == rank ? 0 : n, MPI_INT, 0,
+                     MPI_COMM_WORLD);
+    snprintf(what, sizeof(what), "gather of %d ints, nothing expected by the root", n);
+    expect(err, 0 == rank ? MPI_ERR_TRUNCATE : MPI_SUCCESS, what);
+    ST_CHECK(st_first_wrong(all.data, (size_t) size * n * sizeof(int), 32) < 0,
+             "%s: the root's buffer changed", what);
+    still_works(ST_GATHER, what);
+    ST_CHECK(st_guards_ok(&all) && st_guards_ok(&mine), "%s: guard bytes overwritten", what);
+    st_free(&all);
+    st_free(&mine);
+}
+
 static void allgatherv_cases(void)
 {
     int counts[64], displs[64];
@@ -267,6 +302,8 @@ int main(int argc, char **argv)
     bcast_cases();
     scatterv_cases();
     gatherv_cases();
+    empty_root_blocks(N);           /* 4 KB: below the single-copy crossover */
+    empty_root_blocks(64 * N);      /* 256 KB: above it */
     allgatherv_cases();
     return st_finish("test_badinput");
 }

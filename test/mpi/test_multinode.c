@@ -22,7 +22,9 @@
  *    pipeline's chunks end inside elements);
  *  - where shmcico serves: a process whose count is short gets
  *    MPI_ERR_TRUNCATE, and the next call is right (each process in turn,
- *    a Bcast also over several pipeline chunks);
+ *    a Bcast also over several pipeline chunks); a Scatter root that
+ *    sends nothing, a Gather root that expects nothing (see
+ *    empty_root_blocks());
  *  - hints reach the node stages (shmcico_single_copy=off on a duplicate
  *    of MPI_COMM_WORLD: a Gather's node stages through the queues), and
  *    the single copy in effect is the node stages' (cma or smsc);
@@ -149,6 +151,42 @@ static void truncation(st_op op, MPI_Comm comm, const char *name)
             run(&c);
         }
     }
+}
+
+/* A Scatter root that sends nothing but has room for its own block,
+ * then a Gather root that expects nothing while every process sends
+ * (roots on both nodes): the Scatter succeeds and changes no buffer,
+ * the Gather gives the root MPI_ERR_TRUNCATE and changes nothing there,
+ * every process takes part (multinode +1), and the next call is right. */
+static void empty_root_blocks(MPI_Comm comm, int root)
+{
+    int rank, p, n = 1000, err, cls;
+    unsigned long long scatters = counter_of(ST_SCATTER, "multinode");
+    unsigned long long gathers = counter_of(ST_GATHER, "multinode");
+    unsigned char *all, *mine;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    all = malloc((size_t) p * n * sizeof(int));
+    mine = malloc(n * sizeof(int));
+    st_fill(mine, n * sizeof(int), 41);
+    err = MPI_Scatter(all, rank == root ? 0 : n, MPI_INT, mine, n, MPI_INT, root, comm);
+    ST_CHECK(MPI_SUCCESS == err && st_first_wrong(mine, n * sizeof(int), 41) < 0,
+             "Scatter from root %d sending nothing: rank %d's error %d or data", root, rank, err);
+    st_fill(all, (size_t) p * n * sizeof(int), 42);
+    err = MPI_Gather(mine, n, MPI_INT, all, rank == root ? 0 : n, MPI_INT, root, comm);
+    MPI_Error_class(err, &cls);
+    ST_CHECK(cls == (rank == root ? MPI_ERR_TRUNCATE : MPI_SUCCESS)
+             && st_first_wrong(all, (size_t) p * n * sizeof(int), 42) < 0,
+             "Gather to root %d expecting nothing: rank %d's error class %d or data", root,
+             rank, cls);
+    ST_CHECK(counter_of(ST_SCATTER, "multinode") - scatters == 1
+             && counter_of(ST_GATHER, "multinode") - gathers == 1,
+             "root %d's empty blocks: not served across nodes at rank %d", root, rank);
+    free(all);
+    free(mine);
+    every_root(ST_SCATTER, comm, "after empty blocks", &types[0], 4000, TC_UNIFORM, 0, 950);
+    every_root(ST_GATHER, comm, "after empty blocks", &types[0], 4000, TC_UNIFORM, 0, 960);
 }
 
 /* A Bcast whose processes describe the same bytes with types of other
@@ -399,6 +437,8 @@ int main(int argc, char **argv)
         }
     }
     if (expect_served) {
+        empty_root_blocks(MPI_COMM_WORLD, 0);
+        empty_root_blocks(MPI_COMM_WORLD, size - 1);
         hints_across_nodes();
     }
     MPI_Comm_free(&reversed);

@@ -68,7 +68,11 @@ static bool own_goes_out(const mca_coll_shmcico_args_t *a, int me)
  * moves a byte: every block has the same type signature (Scatter,
  * Gather, Bcast), or every process knows every count (Allgather(v)).
  * Not so for Scatterv and Gatherv, where only the root sees every count.
- * (Open MPI skips some of these calls at some processes only.) */
+ * (Open MPI skips some of these calls at some processes only.)  A
+ * Scatter or Gather root whose blocks are empty but whose own block is
+ * not has arguments that disagree with themselves: it takes part, so
+ * that processes whose blocks are not empty are not left waiting (they
+ * get what there is, or the root MPI_ERR_TRUNCATE). */
 static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
 {
     switch (a->op) {
@@ -76,8 +80,12 @@ static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
         return mca_coll_shmcico_no_bytes((int) a->own_count, a->own_type);
     case MCA_COLL_SHMCICO_OP_SCATTER:
     case MCA_COLL_SHMCICO_OP_GATHER:
-        return me == a->root ? mca_coll_shmcico_no_bytes(a->layout.count, a->blocks_type)
-                             : mca_coll_shmcico_no_bytes((int) a->own_count, a->own_type);
+        if (me != a->root) {
+            return mca_coll_shmcico_no_bytes((int) a->own_count, a->own_type);
+        }
+        return mca_coll_shmcico_no_bytes(a->layout.count, a->blocks_type)
+            && (MPI_IN_PLACE == a->own_buf
+                || mca_coll_shmcico_no_bytes((int) a->own_count, a->own_type));
     case MCA_COLL_SHMCICO_OP_ALLGATHER:
     case MCA_COLL_SHMCICO_OP_ALLGATHERV:
         return mca_coll_shmcico_blocks_no_bytes(&a->layout, a->blocks_type, p);
