@@ -41,9 +41,10 @@
  *    their communicators (coll_shmcico_lazy 0: the suite's
  *    multinode-2x2-eager-later-hint).
  *
- *  - no-memory: a process that cannot allocate a message of a Scatter or
- *    Gather (test/mpi/fault_malloc.c) leaves no process waiting and no
- *    message for the next call (see no_memory()).
+ *  - no-memory: a process that cannot allocate the setup's maps, or a
+ *    message of a Scatter or Gather (test/mpi/fault_malloc.c), leaves no
+ *    process waiting and no message for the next call (see
+ *    setup_without_memory() and no_memory()).
  *
  * Usage: test_multinode served|fallback|later-hint|no-memory
  */
@@ -360,6 +361,39 @@ static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
     return cls;
 }
 
+/* A new communicator's first call across nodes, where one process
+ * (rank 3) cannot allocate the setup's maps: every process learns it in
+ * the setup's first round and the communicator goes to the previous
+ * component everywhere (a process that gave up alone left the others
+ * waiting in the split), with the right data, this call and the next. */
+static void setup_without_memory(void)
+{
+    int rank, data[256];
+    MPI_Comm dup;
+    unsigned long long fallback = counter_of(ST_BCAST, "fallback");
+    unsigned long long multi = counter_of(ST_BCAST, "multinode");
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    for (int round = 0; round < 2; ++round) {
+        st_fill(data, sizeof(data), 0 == rank ? 70 + (uint64_t) round : 0);
+        if (3 == rank && 0 == round) {
+            (void) st_fault_malloc_from(1);
+        }
+        ST_CHECK(MPI_SUCCESS == MPI_Bcast(data, 256, MPI_INT, 0, dup),
+                 "round %d: a Bcast with a failed setup at rank 3 failed", round);
+        (void) st_fault_malloc_from(0);
+        ST_CHECK(st_first_wrong(data, sizeof(data), 70 + (uint64_t) round) < 0,
+                 "round %d: rank %d's Bcast data is wrong", round, rank);
+    }
+    ST_CHECK(counter_of(ST_BCAST, "fallback") - fallback == 2
+             && counter_of(ST_BCAST, "multinode") == multi,
+             "a failed setup at rank 3: rank %d handed %llu of 2 calls on", rank,
+             counter_of(ST_BCAST, "fallback") - fallback);
+    MPI_Comm_free(&dup);
+}
+
 /* On 2x2 nodes (node 2: ranks 2 and 3, led by 2), under fault_malloc.so:
  * where a process cannot allocate a message, every process that would
  * have needed it gets an error, nobody waits for good, and the next call
@@ -374,6 +408,7 @@ static int no_memory(void)
         st_fail("no-memory needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
         return st_finish("test_multinode");
     }
+    setup_without_memory();
     /* the node communicator and its segment first, with memory */
     ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 9, 1), "the first Scatter");
     /* node 2's leader has no room for the root's message: node 2 fails */

@@ -47,20 +47,27 @@ static void swap_collectives(mca_coll_shmcico_module_t *module,
 }
 
 /* the node communicator, and (node id, NUMA node) of every process; the
- * node id is the lowest rank on the node */
+ * node id is the lowest rank on the node.  alloc_err: this process's
+ * allocation failed; every process learns it in the first round and
+ * none goes on (a process that stopped alone would leave the others
+ * waiting in the split). */
 static int split_nodes(mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
-                       int32_t *pairs)
+                       int alloc_err, int32_t *pairs)
 {
     mca_coll_shmcico_numa_info_t where;
-    int local = ompi_group_count_local_peers(comm->c_local_group), zero = 0;
+    int agreed[2] = { ompi_group_count_local_peers(comm->c_local_group), 0 != alloc_err };
+    int zero = 0;
     int32_t mine[2];
 
-    if (OMPI_SUCCESS != comm->c_coll->coll_allreduce(MPI_IN_PLACE, &local, 1, MPI_INT, MPI_MAX,
+    if (OMPI_SUCCESS != comm->c_coll->coll_allreduce(MPI_IN_PLACE, agreed, 2, MPI_INT, MPI_MAX,
                                                      comm,
                                                      comm->c_coll->coll_allreduce_module)) {
         return EIO;
     }
-    if (local <= 1) {
+    if (agreed[1]) {
+        return ENOMEM;              /* some process could not allocate */
+    }
+    if (agreed[0] <= 1) {
         return ENOTSUP;             /* every node holds one process */
     }
     if (OMPI_SUCCESS != ompi_comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, NULL,
@@ -125,11 +132,9 @@ int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
     int32_t *pairs = malloc(2 * (size_t) p * sizeof(int32_t));
 
     err = NULL == pairs ? ENOMEM : alloc_maps(net, p);
-    if (0 == err) {
-        swap_collectives(module, comm);
-        err = split_nodes(net, comm, pairs);
-        swap_collectives(module, comm);
-    }
+    swap_collectives(module, comm);
+    err = split_nodes(net, comm, err, pairs);
+    swap_collectives(module, comm);
     if (0 == err) {
         mca_coll_shmcico_module_t *inner;
 

@@ -45,7 +45,9 @@
 #include "ompi/request/request.h"
 
 /** Make the node communicator and the maps (a collective step on
- *  comm); 0, or an errno value (ENOTSUP: every node holds one process). */
+ *  comm, whose outcome every process shares: one that cannot allocate
+ *  stops them all); 0, or an errno value (ENOTSUP: every node holds one
+ *  process, ENOMEM: some process could not allocate). */
 int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
                                struct ompi_communicator_t *comm);
 
