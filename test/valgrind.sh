@@ -8,6 +8,8 @@
 # $HEADER$
 #
 # valgrind.sh LOGDIR NP PROGRAM [ARGS...]
+# VALGRIND_NODES=LAYOUT valgrind.sh ...: on simulated nodes instead
+# (test/nodes.sh LAYOUT, every slot of it; NP is not used)
 #
 # Runs one MPI job with every rank under valgrind memcheck (Open MPI's
 # suppressions when Debian ships them) and counts the error records of
@@ -31,7 +33,12 @@ args=(--tool=memcheck --num-callers=40 --keep-debuginfo=yes --leak-check=full
 [ -r "$supp" ] && args+=(--suppressions="$supp")
 
 rm -f "$logdir"/valgrind.*.log
-"$MPIRUN" --oversubscribe -np "$np" valgrind "${args[@]}" "$@"
+if [ -n "${VALGRIND_NODES:-}" ]; then
+    # on simulated nodes (nodes.sh LAYOUT): every slot of the layout
+    "$(dirname "$0")/nodes.sh" "$VALGRIND_NODES" valgrind "${args[@]}" "$@"
+else
+    "$MPIRUN" --oversubscribe -np "$np" valgrind "${args[@]}" "$@"
+fi
 status=$?
 
 # A record is a run of non-empty lines after the "==PID== " prefix; an

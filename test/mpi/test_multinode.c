@@ -46,7 +46,10 @@
  *    process waiting and no message for the next call (see
  *    setup_without_memory() and no_memory()).
  *
- * Usage: test_multinode served|fallback|later-hint|no-memory
+ *  - leftover: a communicator that MPI_Finalize frees after its node
+ *    communicator (see leftover()).
+ *
+ * Usage: test_multinode served|fallback|later-hint|no-memory|leftover
  */
 
 #include <stdio.h>
@@ -435,6 +438,29 @@ static int no_memory(void)
     return st_finish("test_multinode");
 }
 
+/* A communicator left for MPI_Finalize to free, whose node communicator
+ * took the lower index of one freed before it: MPI_Finalize releases
+ * the node communicator first, and the module of the other must not
+ * free it again (the suite runs this under valgrind:
+ * valgrind-multinode-leftover). */
+static int leftover(void)
+{
+    MPI_Comm freed, kept;
+    int rank, data[64];
+    unsigned long long multi = counter_of(ST_BCAST, "multinode");
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_dup(MPI_COMM_WORLD, &freed);
+    MPI_Comm_dup(MPI_COMM_WORLD, &kept);
+    MPI_Comm_free(&freed);
+    st_fill(data, sizeof(data), 0 == rank ? 5 : 6);
+    ST_CHECK(MPI_SUCCESS == MPI_Bcast(data, 64, MPI_INT, 0, kept)
+             && st_first_wrong(data, sizeof(data), 5) < 0, "rank %d: the Bcast failed", rank);
+    ST_CHECK(counter_of(ST_BCAST, "multinode") - multi == 1,
+             "rank %d: the Bcast was not served across nodes", rank);
+    return st_finish("test_multinode");     /* kept: MPI_Finalize's */
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -451,8 +477,11 @@ int main(int argc, char **argv)
     if (0 == strcmp(mode, "no-memory")) {
         return no_memory();
     }
+    if (0 == strcmp(mode, "leftover")) {
+        return leftover();
+    }
     if (!expect_served && 0 != strcmp(mode, "fallback")) {
-        st_fail("usage: test_multinode served|fallback|later-hint");
+        st_fail("usage: test_multinode served|fallback|later-hint|no-memory|leftover");
         return st_finish("test_multinode");
     }
     types = st_types();

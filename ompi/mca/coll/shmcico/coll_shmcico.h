@@ -192,6 +192,7 @@ typedef struct mca_coll_shmcico_copy_t {
  *  (coll_shmcico_net.h). */
 typedef struct mca_coll_shmcico_net_t {
     struct ompi_communicator_t *node_comm;  /**< this process's node */
+    uint32_t node_comm_index;       /**< its index among the communicators */
     int nnodes;
     int my_node;
     int *node_of;                   /**< [p] node index of each rank */

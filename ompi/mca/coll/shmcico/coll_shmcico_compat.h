@@ -17,6 +17,8 @@
  *                       4.1.x                   5.0.x
  *   coll component API  2.0.0                   2.4.0
  *   communicator id     c_contextid (uint32_t)  ompi_comm_print_cid()
+ *   index in ompi_mpi_  c_contextid             c_index
+ *   communicators
  *   PMIx cleanup hook   opal_pmix.register_     opal_pmix_register_
  *                       cleanup (a pointer)     cleanup() (a function)
  *   exported symbols    OMPI_MODULE_DECLSPEC    OMPI_DECLSPEC
@@ -67,6 +69,9 @@
 #define MCA_COLL_SHMCICO_CID_FMT "%s"
 #define MCA_COLL_SHMCICO_CID(comm) ompi_comm_print_cid(comm)
 
+/** a communicator's index in ompi_mpi_communicators */
+#define MCA_COLL_SHMCICO_COMM_INDEX(comm) (comm)->c_index
+
 /** Ask the runtime to remove path when this job ends (best effort). */
 static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 {
@@ -88,6 +93,7 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 
 #define MCA_COLL_SHMCICO_CID_FMT "%u"
 #define MCA_COLL_SHMCICO_CID(comm) (comm)->c_contextid
+#define MCA_COLL_SHMCICO_COMM_INDEX(comm) (comm)->c_contextid
 
 static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 {
@@ -105,5 +111,17 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 #ifndef MCA_COLL_SHMCICO_HAVE_SMSC
 #define MCA_COLL_SHMCICO_HAVE_SMSC 0
 #endif
+
+/** Whether comm, a communicator this component made, at index (its
+ *  MCA_COLL_SHMCICO_COMM_INDEX() when made), still exists.  MPI_Finalize
+ *  releases the communicators a program left, in the order of their
+ *  index, and the destruction of each takes it out of the array: one
+ *  made here with a lower index than the communicator it serves is gone
+ *  when that communicator's module is destroyed (both series). */
+static inline bool mca_coll_shmcico_comm_exists(const struct ompi_communicator_t *comm,
+                                                uint32_t index)
+{
+    return opal_pointer_array_get_item(&ompi_mpi_communicators, (int) index) == comm;
+}
 
 #endif /* MCA_COLL_SHMCICO_COMPAT_H */

@@ -74,6 +74,7 @@ static int split_nodes(mca_coll_shmcico_net_t *net, struct ompi_communicator_t *
                                              &net->node_comm)) {
         return EIO;
     }
+    net->node_comm_index = MCA_COLL_SHMCICO_COMM_INDEX(net->node_comm);
     mca_coll_shmcico_numa_query(&where);
     ompi_group_translate_ranks(net->node_comm->c_local_group, 1, &zero, comm->c_local_group,
                                &mine[0]);
@@ -235,10 +236,13 @@ int mca_coll_shmcico_net_receive_any_length(struct ompi_communicator_t *comm, in
 
 void mca_coll_shmcico_net_release(mca_coll_shmcico_net_t *net)
 {
-    if (NULL != net->node_comm) {
+    /* at MPI_Finalize the node communicator may have gone first (a lower
+     * index than this one's): then it is not freed twice */
+    if (NULL != net->node_comm
+        && mca_coll_shmcico_comm_exists(net->node_comm, net->node_comm_index)) {
         ompi_comm_free(&net->node_comm);
-        net->node_comm = NULL;
     }
+    net->node_comm = NULL;
     free(net->node_of);
     free(net->local_of);
     free(net->node_start);
