@@ -534,6 +534,11 @@ default_suite() {
     run_case fallback-no-segment 300 \
         --expect 'no shared segment \(No such file or directory in /nonexistent' \
         -- mpi 3 backing_dir /nonexistent verbose 1 -- mpi/test_fallback nosegment
+    # a relative directory: /dev/shm instead, said once per process, every
+    # call served, and MPI_Finalize clean (it aborted in free() before)
+    run_case backing-dir-relative 120 \
+        --expect 'coll_shmcico_backing_dir must be an absolute path, using /dev/shm' \
+        -- mpi 2 backing_dir shm -- mpi/test_plain used
 
     echo "== bad input, limits, threads, oversubscription"
     for np in 2 3 5; do

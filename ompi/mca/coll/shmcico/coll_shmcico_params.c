@@ -18,6 +18,7 @@
 #include "ompi_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opal/mca/base/mca_base_var.h"
@@ -424,9 +425,13 @@ void mca_coll_shmcico_params_check(void)
               DEFAULT_TREE_DEGREE);
     check_int("max_procs", &c->max_procs, 2, DEFAULT_MAX_PROCS);
     if (NULL == c->backing_dir || '/' != c->backing_dir[0]) {
+        /* the variable's storage is OPAL's to free when the component
+         * is closed: a string of the heap, not a constant */
+        char *dir = strdup("/dev/shm");
         opal_output(0, "coll:shmcico: coll_shmcico_backing_dir must be an "
                     "absolute path, using /dev/shm");
-        c->backing_dir = "/dev/shm";
+        free(c->backing_dir);
+        c->backing_dir = dir;   /* NULL without memory: no segment (setup says so) */
     }
 }
 

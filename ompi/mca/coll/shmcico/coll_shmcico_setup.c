@@ -136,11 +136,13 @@ static void place_blocks(setup_t *s, const int32_t *numa)
 static int create_segment(setup_t *s, const int32_t *numa)
 {
     setup_offer_t *o = &s->offer;
+    const char *dir = mca_coll_shmcico_component.backing_dir;
     int fd, err;
 
-    err = mca_coll_shmcico_shm_create(mca_coll_shmcico_component.backing_dir,
-                                      s->layout.segment_size, o->path,
-                                      sizeof(o->path), &fd, &o->id);
+    /* no directory: its name could not be kept (params_check()) */
+    err = NULL == dir ? ENOMEM
+        : mca_coll_shmcico_shm_create(dir, s->layout.segment_size, o->path, sizeof(o->path),
+                                      &fd, &o->id);
     if (0 != err) {
         o->path[0] = '\0';
         return err;
@@ -462,7 +464,8 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
                              "every call falls back to the previous component",
                              MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
                              failure_reason(verdict->status), 0 == s->rank ? " in " : "",
-                             0 == s->rank ? mca_coll_shmcico_component.backing_dir : "");
+                             0 == s->rank && NULL != mca_coll_shmcico_component.backing_dir
+                             ? mca_coll_shmcico_component.backing_dir : "");
 }
 
 void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
