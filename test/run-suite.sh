@@ -340,6 +340,13 @@ default_suite() {
         --expect 'invalid coll_shmcico_fragment_size 100, using 128' \
         --expect 'invalid coll_shmcico_tree_degree 0, using 4' \
         -- mpi 3 slots 7 banks 2 fragment_size 100 tree_degree 0 -- mpi/test_stress 500
+    # a relative directory: /dev/shm instead, every call served, and
+    # MPI_Finalize clean (it aborted in free() before); slots past the
+    # cap (their rounding overflowed an int before)
+    run_case invalid-dir-and-slots-corrected 120 \
+        --expect 'coll_shmcico_backing_dir must be an absolute path, using /dev/shm' \
+        --expect 'invalid coll_shmcico_slots 2147483647, using 65536' \
+        -- mpi 2 backing_dir shm slots 2147483647 fragment_size 128 -- mpi/test_plain used
 
     echo "== Bcast"
     run_case bcast-np2 300 -- mpi 2 -- mpi/test_bcast
@@ -534,11 +541,6 @@ default_suite() {
     run_case fallback-no-segment 300 \
         --expect 'no shared segment \(No such file or directory in /nonexistent' \
         -- mpi 3 backing_dir /nonexistent verbose 1 -- mpi/test_fallback nosegment
-    # a relative directory: /dev/shm instead, said once per process, every
-    # call served, and MPI_Finalize clean (it aborted in free() before)
-    run_case backing-dir-relative 120 \
-        --expect 'coll_shmcico_backing_dir must be an absolute path, using /dev/shm' \
-        -- mpi 2 backing_dir shm -- mpi/test_plain used
 
     echo "== bad input, limits, threads, oversubscription"
     for np in 2 3 5; do

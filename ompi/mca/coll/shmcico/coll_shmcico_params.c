@@ -29,6 +29,7 @@
 #define DEFAULT_PRIORITY      40
 #define DEFAULT_SLOTS         8
 #define DEFAULT_BANKS         2
+#define MAX_SLOTS             65536     /* 8 KiB fragments: 512 MiB per process */
 #define DEFAULT_FRAGMENT      8192
 #define DEFAULT_TREE_DEGREE   4
 #define DEFAULT_MAX_PROCS     256
@@ -398,6 +399,10 @@ void mca_coll_shmcico_params_check(void)
         p->banks = MCA_COLL_SHMCICO_MAX_BANKS;
     }
     check_int("slots", &p->slots, 1, DEFAULT_SLOTS);
+    if (p->slots > MAX_SLOTS) {
+        warn("slots", p->slots, MAX_SLOTS);     /* and no overflow below */
+        p->slots = MAX_SLOTS;
+    }
     if (0 != p->slots % p->banks) {
         int up = (p->slots / p->banks + 1) * p->banks;
         warn("slots (not a multiple of banks)", p->slots, up);
