@@ -519,11 +519,15 @@ default_suite() {
         -- mpi 3 cache_probe 1 cache_probe_ns 1000000000000 -- mpi/test_hints own-probe warm
 
     echo "== per-communicator hints"
+    # the cache probe off: an own block of a byte under
+    # allgather_own_streaming_min must not go with streaming stores,
+    # which the probe does where it finds the destination cold (as it
+    # may on this machine: the own-probe cases above test that)
     for np in 2 5; do
         run_case "hints-np$np" 300 --expect 'segment of [0-9]+ bytes \(s=8 f=8192 w=2, tree chain/4\)' \
             --expect 'hint shmcico_tree=kary ignored \(the communicator.s segment is made already\); in effect: chain' \
             --expect 'hint shmcico_max_bytes=bcast:lots ignored \(not a valid value\)' \
-            -- mpi $np verbose 10 -- mpi/test_hints
+            -- mpi $np verbose 10 cache_probe 0 -- mpi/test_hints
     done
 
     echo "== communicators that span nodes (simulated nodes, nodes.sh)"

@@ -34,8 +34,10 @@
  *  - shmcico_own_streaming_min: a process copies its own block with
  *    streaming stores from coll_shmcico_<op>_own_streaming_min on (an
  *    Allgather's every process, a Gather's and a Scatterv's root, from
- *    2 MiB by default; a byte less: none), never with 0, from 64 KiB with
- *    64K, a Gather from 1 MiB with gather:1M;
+ *    2 MiB by default; a byte less: none, with coll_shmcico_cache_probe 0
+ *    as the suite runs it, since the probe streams an own block from
+ *    1 MiB whose destination it finds cold), never with 0, from 64 KiB
+ *    with 64K, a Gather from 1 MiB with gather:1M;
  *  - MPI_Comm_set_info before the first call: shmcico_tree=chain is in
  *    effect (the suite checks the segment's verbose line too); after the
  *    segment is made a new shmcico_tree is ignored (with a message; as
