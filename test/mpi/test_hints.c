@@ -49,7 +49,9 @@
  *    its segment is made;
  *  - "test_hints own-probe cold|warm": own blocks of 1 MiB and more go
  *    with streaming stores where the cache probe finds their destination
- *    cold (see own_probe()).
+ *    cold (see own_probe());
+ *  - "test_hints knomial": a k-nomial tree asked by a hint where
+ *    coll_shmcico_tree_degree is 1 (see knomial()).
  */
 
 #include <stdio.h>
@@ -445,6 +447,30 @@ static int own_probe(const char *state)
     return st_finish("test_hints");
 }
 
+/* "test_hints knomial", run with coll_shmcico_tree_degree 1 (which the
+ * default NUMA tree takes): a communicator whose hint asks for a
+ * k-nomial tree gets degree 2, the least a k-nomial tree has, and is
+ * served (its tree could not be built before: every call fell back). */
+static int knomial(void)
+{
+    MPI_Comm comm;
+    MPI_Info info;
+    moved_t m;
+
+    expect_info(MPI_COMM_WORLD, "shmcico_tree_degree", "1", "coll_shmcico_tree_degree 1");
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "shmcico_tree", "knomial");
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
+    MPI_Info_free(&info);
+    expect_info(comm, "shmcico_tree", "knomial", "dup_with_info, knomial");
+    expect_info(comm, "shmcico_tree_degree", "2", "dup_with_info, knomial of degree 1");
+    m = bcast(comm, 100, 9);
+    ST_CHECK(1 == m.served && 0 == m.fallback, "Bcast on a k-nomial tree: served +%llu, "
+             "fallback +%llu", m.served, m.fallback);
+    MPI_Comm_free(&comm);
+    return st_finish("test_hints");
+}
+
 int main(int argc, char **argv)
 {
     st_init(&argc, &argv);
@@ -456,6 +482,9 @@ int main(int argc, char **argv)
     }
     if (argc > 2 && 0 == strcmp(argv[1], "own-probe")) {
         return own_probe(argv[2]);
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "knomial")) {
+        return knomial();
     }
     expect_info(MPI_COMM_WORLD, "shmcico_single_copy", "auto", "MPI_COMM_WORLD at start");
     disable();

@@ -15,7 +15,7 @@
  *
  *   shmcico_disable           true | false
  *   shmcico_tree              kary | knomial | flat | chain | numa
- *   shmcico_tree_degree       2 to 1024
+ *   shmcico_tree_degree       1 to 1024 (a k-nomial tree: 1 gives 2)
  *   shmcico_single_copy       auto | cma | smsc | off
  *   shmcico_max_bytes         bytes for every operation, or a list
  *                             "op:bytes,op:bytes" (0: no limit)
@@ -381,6 +381,17 @@ static bool single_copy_now(mca_coll_shmcico_module_t *m, int32_t mode)
     return true;
 }
 
+/* A k-nomial tree has degree 2 at least: a degree of 1, which the other
+ * shapes take (coll_shmcico_tree_degree, or a hint), gives it 2, so that
+ * a hint never leaves a communicator with a tree that cannot be built. */
+static bool fit_degree(mca_coll_shmcico_params_t *p)
+{
+    if (MCA_COLL_SHMCICO_TREE_KNOMIAL == p->tree && p->tree_degree < 2) {
+        p->tree_degree = 2;
+    }
+    return true;
+}
+
 /* Apply a value; false when it is invalid or cannot apply now. */
 static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *value)
 {
@@ -396,10 +407,12 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
         return !segment_made(m)
             && parse_name(value, (const char *const[]) { "kary", "knomial", "flat", "chain",
                                                          "numa" },
-                          MCA_COLL_SHMCICO_TREE_COUNT, &p->tree);
+                          MCA_COLL_SHMCICO_TREE_COUNT, &p->tree)
+            && fit_degree(p);
     case HINT_TREE_DEGREE:
-        return !segment_made(m) && parse_bytes(value, &bytes) && bytes >= 2 && bytes <= 1024
-            && ((p->tree_degree = (int32_t) bytes), true);
+        return !segment_made(m) && parse_bytes(value, &bytes) && bytes >= 1
+            && bytes <= MCA_COLL_SHMCICO_MAX_TREE_DEGREE
+            && ((p->tree_degree = (int32_t) bytes), fit_degree(p));
     case HINT_SINGLE_COPY:
         return parse_name(value, mca_coll_shmcico_single_names, MCA_COLL_SHMCICO_SINGLE_COUNT,
                           &choice) && single_copy_now(m, choice);

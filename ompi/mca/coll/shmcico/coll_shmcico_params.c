@@ -428,6 +428,11 @@ void mca_coll_shmcico_params_check(void)
     check_int("tree_degree", &p->tree_degree,
               MCA_COLL_SHMCICO_TREE_KNOMIAL == p->tree ? 2 : 1,
               DEFAULT_TREE_DEGREE);
+    if (p->tree_degree > MCA_COLL_SHMCICO_MAX_TREE_DEGREE) {
+        /* what a hint accepts too (coll_shmcico_hints.c) */
+        warn("tree_degree", p->tree_degree, DEFAULT_TREE_DEGREE);
+        p->tree_degree = DEFAULT_TREE_DEGREE;
+    }
     check_int("max_procs", &c->max_procs, 2, DEFAULT_MAX_PROCS);
     if (NULL == c->backing_dir || '/' != c->backing_dir[0]) {
         /* the variable's storage is OPAL's to free when the component

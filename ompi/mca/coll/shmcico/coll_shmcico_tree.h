@@ -33,6 +33,10 @@
 
 #include <stdint.h>
 
+/** The largest tree degree a parameter or hint may give (a k-nomial
+ *  tree needs 2 at least, the other shapes 1). */
+#define MCA_COLL_SHMCICO_MAX_TREE_DEGREE 1024
+
 typedef enum {
     MCA_COLL_SHMCICO_TREE_KARY = 0,
     MCA_COLL_SHMCICO_TREE_KNOMIAL,
