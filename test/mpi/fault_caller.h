@@ -17,13 +17,14 @@
 #include <execinfo.h>
 #include <string.h>
 
-/* whether the component's DSO is among the few callers above this
- * function (not only the first: a sanitizer's interceptor may sit in
- * between) */
-static inline int called_by_component(void)
+/* whether the component's DSO is among the callers up to depth frames
+ * above this function (depth 1: the direct caller; more where a
+ * sanitizer's interceptor may sit in between, but then a function of
+ * another component that the component calls counts too) */
+static inline int called_by_component_within(int depth)
 {
     void *frames[4];
-    int n = backtrace(frames, 4);
+    int n = backtrace(frames, depth + 1 < 4 ? depth + 1 : 4);
 
     for (int i = 1; i < n; ++i) {
         Dl_info info;
@@ -33,6 +34,11 @@ static inline int called_by_component(void)
         }
     }
     return 0;
+}
+
+static inline int called_by_component(void)
+{
+    return called_by_component_within(3);
 }
 
 #endif /* FAULT_CALLER_H */

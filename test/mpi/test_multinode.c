@@ -390,10 +390,13 @@ static void setup_without_memory(void)
         ST_CHECK(st_first_wrong(data, sizeof(data), 70 + (uint64_t) round) < 0,
                  "round %d: rank %d's Bcast data is wrong", round, rank);
     }
-    ST_CHECK(counter_of(ST_BCAST, "fallback") - fallback == 2
+    /* at least 2: with Open MPI 5.0 the previous component, coll/han,
+     * calls Bcast on communicators of its own, which are handed on too */
+    ST_CHECK(counter_of(ST_BCAST, "fallback") - fallback >= 2
              && counter_of(ST_BCAST, "multinode") == multi,
-             "a failed setup at rank 3: rank %d handed %llu of 2 calls on", rank,
-             counter_of(ST_BCAST, "fallback") - fallback);
+             "a failed setup at rank 3: rank %d handed %llu calls on (2 expected), "
+             "multinode +%llu", rank, counter_of(ST_BCAST, "fallback") - fallback,
+             counter_of(ST_BCAST, "multinode") - multi);
     MPI_Comm_free(&dup);
 }
 
