@@ -31,9 +31,11 @@
  *  - a Scatter root that sends nothing but has room for its own block:
  *    success, every receive buffer untouched; a Gather root that expects
  *    nothing while every process sends: MPI_ERR_TRUNCATE at the root,
- *    the senders complete (blocks below and above the single-copy
- *    crossover: the root takes part, where it once returned at once and
- *    left the others waiting or a call behind).
+ *    the senders complete (blocks of 4 KB and 256 KB, whichever
+ *    transport serves them: the root takes part, where it once returned
+ *    at once and left the others waiting or a call behind);
+ *  - not bad input: MPI_BOTTOM at a Gatherv or Scatterv root with
+ *    displacements that are addresses: success, the right data.
  * After every case a correct call of the same operation on the same
  * communicator must succeed with the right data.  The MPI_T counters
  * prove that shmcico served both, the bad call too (it returns the
@@ -46,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "shmcico_test.h"
 
@@ -138,6 +141,22 @@ static void bcast_cases(void)
     err = MPI_Bcast(0 == rank ? MPI_IN_PLACE : buf.data, N, MPI_INT, 0, MPI_COMM_WORLD);
     expect(err, MPI_ERR_ARG, "bcast, MPI_IN_PLACE at the root");
     still_works(ST_BCAST, "MPI_IN_PLACE at the root");
+
+    /* the same with a datatype of absolute addresses, a block small
+     * enough for the small path (which took MPI_IN_PLACE + lb for data) */
+    {
+        MPI_Aint at;
+        MPI_Datatype absolute;
+        int len = 16;
+        MPI_Get_address(buf.data, &at);
+        MPI_Type_create_hindexed(1, &len, &at, MPI_INT, &absolute);
+        MPI_Type_commit(&absolute);
+        err = MPI_Bcast(1 == rank ? MPI_IN_PLACE : MPI_BOTTOM, 1, absolute, 0, MPI_COMM_WORLD);
+        expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS,
+               "bcast, MPI_IN_PLACE at rank 1 with absolute addresses");
+        MPI_Type_free(&absolute);
+        still_works(ST_BCAST, "MPI_IN_PLACE with absolute addresses");
+    }
 
     /* a receiver with more room than the root sends gets what was sent */
     if (0 == rank) {
@@ -259,6 +278,57 @@ static void empty_root_blocks(int n)
     st_free(&mine);
 }
 
+/* Not bad input: a Gatherv and a Scatterv whose root passes MPI_BOTTOM
+ * with displacements that are the blocks' addresses (in a mapping low
+ * enough for an int), of n bytes each: success and the right data (the
+ * skeleton took MPI_BOTTOM for a NULL buffer and answered
+ * MPI_ERR_BUFFER, where the small path served the same call). */
+static void bottom_with_addresses(int n)
+{
+    int counts[64], displs[64], err;
+    st_buf mine = st_alloc((size_t) n);
+    unsigned char *low = MAP_FAILED;
+    char what[64];
+
+    for (uintptr_t at = (uintptr_t) 1 << 28; MAP_FAILED == low && at < (uintptr_t) 1 << 31;
+         at += (uintptr_t) 1 << 26) {
+        low = mmap((void *) at, (size_t) size * n, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    }
+    ST_CHECK(MAP_FAILED != low, "no mapping below 2 GiB for MPI_BOTTOM");
+    if (MAP_FAILED == low) {
+        st_free(&mine);
+        return;
+    }
+    for (int i = 0; i < size; ++i) {
+        counts[i] = n;
+        displs[i] = (int) ((uintptr_t) low + (size_t) i * n);
+    }
+    snprintf(what, sizeof(what), "gatherv of %d bytes into MPI_BOTTOM", n);
+    st_fill(mine.data, (size_t) n, 50 + (uint64_t) rank);
+    err = MPI_Gatherv(mine.data, n, MPI_BYTE, MPI_BOTTOM, counts, displs, MPI_BYTE, 0,
+                      MPI_COMM_WORLD);
+    expect(err, MPI_SUCCESS, what);
+    for (int i = 0; 0 == rank && i < size; ++i) {
+        ST_CHECK(st_first_wrong(low + (size_t) i * n, (size_t) n, 50 + (uint64_t) i) < 0,
+                 "%s: block %d wrong", what, i);
+    }
+    served_since(1, what);
+    snprintf(what, sizeof(what), "scatterv of %d bytes from MPI_BOTTOM", n);
+    for (int i = 0; 0 == rank && i < size; ++i) {
+        st_fill(low + (size_t) i * n, (size_t) n, 60 + (uint64_t) i);
+    }
+    err = MPI_Scatterv(MPI_BOTTOM, counts, displs, MPI_BYTE, mine.data, n, MPI_BYTE, 0,
+                       MPI_COMM_WORLD);
+    expect(err, MPI_SUCCESS, what);
+    ST_CHECK(st_first_wrong(mine.data, (size_t) n, 60 + (uint64_t) rank) < 0, "%s: wrong data",
+             what);
+    served_since(1, what);
+    ST_CHECK(st_guards_ok(&mine), "%s: guard bytes overwritten", what);
+    munmap(low, (size_t) size * n);
+    st_free(&mine);
+}
+
 static void allgatherv_cases(void)
 {
     int counts[64], displs[64];
@@ -302,8 +372,10 @@ int main(int argc, char **argv)
     bcast_cases();
     scatterv_cases();
     gatherv_cases();
-    empty_root_blocks(N);           /* 4 KB: below the single-copy crossover */
-    empty_root_blocks(64 * N);      /* 256 KB: above it */
+    empty_root_blocks(N);           /* 4 KB */
+    empty_root_blocks(64 * N);      /* 256 KB */
+    bottom_with_addresses(100);     /* the small path */
+    bottom_with_addresses(65536);   /* the skeleton */
     allgatherv_cases();
     return st_finish("test_badinput");
 }

@@ -472,7 +472,9 @@ static inline ptrdiff_t mca_coll_shmcico_block_displ(const mca_coll_shmcico_bloc
 int mca_coll_shmcico_check_buffer(const void *buf, int count,
                                   struct ompi_datatype_t *dtype);
 
-/** The same for the per-process blocks of a vector operation. */
+/** The same for the per-process blocks of a vector operation, each
+ *  non-empty block where it starts (MPI_BOTTOM with displacements that
+ *  are addresses passes). */
 int mca_coll_shmcico_check_blocks(const void *buf,
                                   const mca_coll_shmcico_blocks_t *layout,
                                   struct ompi_datatype_t *dtype, int nprocs);

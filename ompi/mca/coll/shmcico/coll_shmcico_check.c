@@ -14,8 +14,9 @@
  * page 0 is never mapped).  Open MPI's parameter checks catch most of
  * this before a component is called, but they can be turned off
  * (mpi_param_check 0) and they do not look at buffers.  A NULL buffer is
- * legal with a datatype of absolute addresses: its data does not start
- * in page 0, so it passes.
+ * legal with a datatype of absolute addresses, or (MPI_BOTTOM) with
+ * displacements that are addresses: its data does not start in page 0,
+ * so it passes.
  */
 
 #include "ompi_config.h"
@@ -78,14 +79,29 @@ static int blocks_bytes(const mca_coll_shmcico_blocks_t *layout,
     return MPI_SUCCESS;
 }
 
+/* Each non-empty block where it starts, as the small path looks at it:
+ * with MPI_BOTTOM and absolute displacements the buffer itself is NULL
+ * while no block is in page 0. */
 int mca_coll_shmcico_check_blocks(const void *buf,
                                   const mca_coll_shmcico_blocks_t *layout,
                                   struct ompi_datatype_t *dtype, int nprocs)
 {
-    size_t bytes;
+    ptrdiff_t lb, extent;
+    size_t bytes, type_size;
     int error = blocks_bytes(layout, dtype, nprocs, &bytes);
 
-    return MPI_SUCCESS != error ? error : check_start(buf, dtype, bytes);
+    if (MPI_SUCCESS != error || 0 == bytes) {
+        return error;
+    }
+    ompi_datatype_type_size(dtype, &type_size);
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    for (int i = 0; i < nprocs && MPI_SUCCESS == error; ++i) {
+        size_t count = mca_coll_shmcico_block_count(layout, i);
+        uintptr_t at = (uintptr_t) buf
+            + (uintptr_t) (mca_coll_shmcico_block_displ(layout, i) * extent);
+        error = check_start((const void *) at, dtype, type_size * count);
+    }
+    return error;
 }
 
 bool mca_coll_shmcico_blocks_no_bytes(const mca_coll_shmcico_blocks_t *layout,

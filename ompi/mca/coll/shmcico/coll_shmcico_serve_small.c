@@ -154,7 +154,10 @@ mca_coll_shmcico_small_t mca_coll_shmcico_serve_small(const mca_coll_shmcico_arg
     limits = limits_of(module, a->op);
     switch (a->op) {
     case MCA_COLL_SHMCICO_OP_BCAST:
-        if (!span_of(&limits, a->own_buf, (int) a->own_count, a->own_type, &module->spans[p])) {
+        /* MPI_IN_PLACE has no meaning in a Bcast: the skeleton's error */
+        if (MPI_IN_PLACE == a->own_buf
+            || !span_of(&limits, a->own_buf, (int) a->own_count, a->own_type,
+                        &module->spans[p])) {
             return MCA_COLL_SHMCICO_SMALL_HANDED;
         }
         return mca_coll_shmcico_small_bcast(&module->engine,
