@@ -189,7 +189,10 @@ esac
     || fail "Open MPI's component directory $OMPI_PKGLIBDIR changed"
 
 cd "$top/test"
-if [ $failures -eq 0 ]; then
-    rm -rf "$work"
-    echo "install-$way: OK"
+# the exit status says it (a program's own "OK" in the log must not)
+if [ $failures -ne 0 ]; then
+    echo "install-$way: $failures failures"
+    exit 1
 fi
+rm -rf "$work"
+echo "install-$way: OK"

@@ -280,6 +280,25 @@ unsigned char st_pattern(uint64_t seed, size_t i)
     return (unsigned char) ((x >> 29) ^ (x >> 47) ^ i);
 }
 
+int st_maps_file_new(const char *line, unsigned long *files, int *n, int max)
+{
+    unsigned long inode = 0;
+
+    /* address perms offset device inode path */
+    if (1 != sscanf(line, "%*s %*s %*s %*s %lu", &inode)) {
+        return 0;
+    }
+    for (int i = 0; i < *n; ++i) {
+        if (files[i] == inode) {
+            return 0;
+        }
+    }
+    if (*n < max) {
+        files[(*n)++] = inode;
+    }
+    return 1;
+}
+
 void st_fill(void *data, size_t bytes, uint64_t seed)
 {
     for (size_t i = 0; i < bytes; ++i) {

@@ -84,6 +84,11 @@ int st_guards_ok(const st_buf *buf);
 
 /* A byte pattern that depends on seed and position. */
 unsigned char st_pattern(uint64_t seed, size_t i);
+/** Add the file of one line of /proc/self/maps to files[0 .. *n - 1]
+ *  (its inode; at most max): a segment mapped once can show as several
+ *  lines where mbind() gave its parts different NUMA policies.  Returns
+ *  whether it was new. */
+int st_maps_file_new(const char *line, unsigned long *files, int *n, int max);
 void st_fill(void *data, size_t bytes, uint64_t seed);
 /* Index of the first byte that differs from the pattern, or -1. */
 long st_first_wrong(const void *data, size_t bytes, uint64_t seed);

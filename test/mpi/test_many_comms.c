@@ -37,10 +37,14 @@ static int segment_mappings(void)
 {
     FILE *maps = fopen("/proc/self/maps", "r");
     char line[512];
+    unsigned long files[USED + 1];
     int n = 0;
 
+    /* files, not lines: mbind() can split a segment's mapping */
     while (NULL != maps && NULL != fgets(line, sizeof(line), maps)) {
-        n += NULL != strstr(line, "/shmcico-");
+        if (NULL != strstr(line, "/shmcico-")) {
+            (void) st_maps_file_new(line, files, &n, USED + 1);
+        }
     }
     if (NULL != maps) {
         fclose(maps);

@@ -27,7 +27,7 @@
  *    is one fragment), a vector of 4 KiB pieces (single copy);
  *  - a Scatter whose receivers take a vector of 64 pieces and call
  *    late, after the root has sent;
- *  - Gather(v) senders of 8 bytes and 16 KiB return before the root
+ *  - Gather(v) senders of 8 bytes and 12 KiB return before the root
  *    calls: the root waits for a message each sends after its call;
  *  - a sender writes a queued block of at least
  *    coll_shmcico_streaming_min bytes (and more than a flag carries) with
