@@ -564,6 +564,9 @@ default_suite() {
     for np in 2 3; do
         run_case "threads-np$np" 600 -- mpi $np -- mpi/test_threads
     done
+    # four threads set up segments at once; the limit admits two
+    run_case threads-np2-memory-limit 300 \
+        -- mpi 2 max_memory $((2 * 147456 + 4096)) -- mpi/test_threads limit 4
     run_case threads-np3-eager 300 --expect 'made at first use \(coll_shmcico_lazy 0 does not apply with threads' \
         -- mpi 3 lazy 0 verbose 10 -- mpi/test_threads 4 100
     run_case oversubscribed-np8-bcast 900 -- mpi 8 tree kary -- mpi/test_bcast --no-huge

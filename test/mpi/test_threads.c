@@ -15,7 +15,13 @@
  * segments are still made at the first call (not while Open MPI enables a
  * communicator, where a blocking wait would hang under threads).
  *
+ * "limit": every thread sets up its communicator's segment at the same
+ * moment (its first Bcast), under a coll_shmcico_max_memory that admits
+ * fewer segments than threads; the segments mapped must stay within it,
+ * and the communicators without one fall back and stay correct.
+ *
  * Usage: test_threads [THREADS] [OPERATIONS per thread]
+ *        test_threads limit THREADS
  */
 
 #include <pthread.h>
@@ -55,6 +61,63 @@ static void *work(void *arg)
     return NULL;
 }
 
+static pthread_barrier_t together;
+
+static void *first_call(void *arg)
+{
+    worker *w = arg;
+    int counts[1] = { 1000 };
+
+    pthread_barrier_wait(&together);
+    st_simple_call(ST_BCAST, w->comm, 0, counts, (uint64_t) w->id);
+    return NULL;
+}
+
+/* THREADS communicators set up at once under the memory limit */
+static int limit_test(int nthreads, int rank)
+{
+    worker workers[MAX_THREADS];
+    pthread_t threads[MAX_THREADS];
+    unsigned long long served0 = st_counter("bcast_served");
+    unsigned long long fallback0 = st_counter("bcast_fallback");
+    unsigned long long created0 = st_counter("segments_created");
+    unsigned long long limit = st_cvar("max_memory"), mapped, created;
+
+    pthread_barrier_init(&together, NULL, (unsigned) nthreads);
+    for (int t = 0; t < nthreads; ++t) {
+        workers[t] = (worker) { .id = t };
+        MPI_Comm_dup(MPI_COMM_WORLD, &workers[t].comm);
+    }
+    for (int t = 0; t < nthreads; ++t) {
+        pthread_create(&threads[t], NULL, first_call, &workers[t]);
+    }
+    for (int t = 0; t < nthreads; ++t) {
+        pthread_join(threads[t], NULL);
+    }
+    mapped = st_size_variable("segment_bytes");
+    created = st_counter("segments_created") - created0;
+    ST_CHECK(limit > 0 && mapped <= limit, "%llu segment bytes mapped, over "
+             "coll_shmcico_max_memory %llu", mapped, limit);
+    ST_CHECK(created < (unsigned long long) nthreads, "%llu segments for %d "
+             "communicators: the limit admits fewer", created, nthreads);
+    ST_CHECK(st_counter("bcast_served") - served0 == created
+             && st_counter("bcast_fallback") - fallback0 == nthreads - created,
+             "%llu Bcasts served and %llu handed on, expected %llu and %llu",
+             st_counter("bcast_served") - served0, st_counter("bcast_fallback") - fallback0,
+             created, nthreads - created);
+    for (int t = 0; t < nthreads; ++t) {
+        MPI_Comm_free(&workers[t].comm);
+    }
+    ST_CHECK(0 == st_size_variable("segment_bytes"), "%llu segment bytes left after "
+             "free", st_size_variable("segment_bytes"));
+    pthread_barrier_destroy(&together);
+    if (0 == rank) {
+        printf("test_threads limit: %d segments set up at once, %llu made, %llu bytes "
+           "mapped under %llu\n", nthreads, created, mapped, limit);
+    }
+    return st_finish("test_threads");
+}
+
 int main(int argc, char **argv)
 {
     int nthreads, ops, rank, size, level;
@@ -68,10 +131,18 @@ int main(int argc, char **argv)
      * a lower level ob1 shares its cached requests among threads */
     MPI_Query_thread(&level);
     ST_CHECK(MPI_THREAD_MULTIPLE == level, "thread level %d after MPI_T_init_thread", level);
-    nthreads = argc > 1 ? atoi(argv[1]) : 4;
-    ops = argc > 2 ? atoi(argv[2]) : 500;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 2 && 0 == strcmp(argv[1], "limit")) {
+        nthreads = atoi(argv[2]);
+        if (nthreads < 2 || nthreads > MAX_THREADS) {
+            st_fail("usage: test_threads limit [2..%d threads]", MAX_THREADS);
+            return st_finish("test_threads");
+        }
+        return limit_test(nthreads, rank);
+    }
+    nthreads = argc > 1 ? atoi(argv[1]) : 4;
+    ops = argc > 2 ? atoi(argv[2]) : 500;
     if (nthreads < 1 || nthreads > MAX_THREADS || size > 64) {
         st_fail("usage: test_threads [1..%d threads] [operations]", MAX_THREADS);
         return st_finish("test_threads");

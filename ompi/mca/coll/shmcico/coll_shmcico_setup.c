@@ -91,6 +91,8 @@ typedef struct setup_t {
     setup_offer_t offer;
     setup_report_t report;
     const char *no_single;              /* why this rank has no copier */
+    size_t reserved;                    /* bytes taken in segment_bytes by
+                                           reserve_memory(); 0: none */
 } setup_t;
 
 static void progress(void)
@@ -180,10 +182,30 @@ static void fill_offer(setup_t *s)
  * memory limit of coll_shmcico_max_memory. */
 #define OVER_MEMORY_LIMIT EDQUOT
 
+/* Take the segment's bytes in the component's segment_bytes, within
+ * coll_shmcico_max_memory.  Taken before the file is made or mapped, in
+ * one compare-and-swap, so communicators set up at once by several
+ * threads cannot pass the limit together; given back by finish() when
+ * the setup fails and by segment_release() when the segment goes. */
+static bool reserve_memory(setup_t *s)
+{
+    unsigned long long *used = &mca_coll_shmcico_component.segment_bytes;
+    unsigned long long limit = mca_coll_shmcico_component.max_memory;
+    unsigned long long bytes = s->layout.segment_size;
+    unsigned long long now = __atomic_load_n(used, __ATOMIC_RELAXED);
+
+    do {
+        if (0 != limit && (now > limit || bytes > limit - now)) {
+            return false;
+        }
+    } while (!__atomic_compare_exchange_n(used, &now, now + bytes, true,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    s->reserved = (size_t) bytes;
+    return true;
+}
+
 static int layout_from_offer(setup_t *s)
 {
-    size_t limit = mca_coll_shmcico_component.max_memory;
-
     if (0 != mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
                                           (uint32_t) s->size,
                                           (uint32_t) s->offer.params.slots,
@@ -191,12 +213,7 @@ static int layout_from_offer(setup_t *s)
                                           (size_t) s->offer.params.fragment_size)) {
         return EINVAL;
     }
-    if (0 != limit
-        && __atomic_load_n(&mca_coll_shmcico_component.segment_bytes, __ATOMIC_RELAXED)
-           + s->layout.segment_size > limit) {
-        return OVER_MEMORY_LIMIT;
-    }
-    return 0;
+    return reserve_memory(s) ? 0 : OVER_MEMORY_LIMIT;
 }
 
 static int offer_segment(setup_t *s)
@@ -435,9 +452,8 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
     if (0 == verdict->status) {
         m->state = MCA_COLL_SHMCICO_SEGMENT_READY;
         settle_single_copy(s, verdict);
+        /* segment_bytes holds it since reserve_memory() */
         mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_created, 1);
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
-                               s->layout.segment_size);
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                                  MCA_COLL_SHMCICO_COMM_FMT "segment of %zu bytes "
                                  "(s=%d f=%zu w=%d, tree %s/%d), rank %d on "
@@ -455,6 +471,10 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
     m->engine.view.base = s->base;
     m->engine.view.layout = s->layout;
     mca_coll_shmcico_segment_release(m);
+    /* the reservation of reserve_memory(), taken if this process got
+     * that far */
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
+                           -(unsigned long long) s->reserved);
     m->state = MCA_COLL_SHMCICO_SEGMENT_FAILED;
     mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_failed, 1);
     /* one warning per communicator, from rank 0; the others at level 10 */
