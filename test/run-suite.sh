@@ -664,7 +664,7 @@ large_suite() {
         echo "not run: 64-bit sizes need 15 GiB of memory, this machine has $((kib / 1024)) MiB"
         return
     fi
-    run_case sizes-over-2GiB-np2 1200 -- mpi 2 -- mpi/test_large
+    run_case sizes-over-2GiB-np2 1200 -- mpi 2 -- mpi/test_large single
     if [ "$suite" = large ]; then
         run_case multinode-gatherv-scatterv-over-2GiB 1200 \
             -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_malloc.so" \
