@@ -285,38 +285,75 @@ static void hints_across_nodes(void)
     free(rbuf);
 }
 
+/* Whether this process shares a node with world rank 2, where the suite
+ * sets coll_shmcico_gatherv_max_bytes 1 */
+static int on_limited_node(void)
+{
+    MPI_Comm node;
+    int rank, mine, limited = 0;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    mine = 2 == rank;
+    MPI_Allreduce(&mine, &limited, 1, MPI_INT, MPI_MAX, node);
+    MPI_Comm_free(&node);
+    return limited;
+}
+
+/* One Gather of 64 B, right, served across nodes; its node stage (a
+ * Gatherv on the node communicator) handed over on the limited node and
+ * served through the queues elsewhere */
+static void later_hint_gather(int rank, int size, int round, int limited)
+{
+    unsigned long long served = counter_of(ST_GATHER, "served");
+    unsigned long long multi = counter_of(ST_GATHER, "multinode");
+    unsigned long long node_stage = counter_of(ST_GATHERV, "queue")
+        + counter_of(ST_GATHERV, "single_copy");
+    int sent[16], *got = malloc((size_t) size * 16 * sizeof(int));
+
+    for (int i = 0; i < 16; ++i) {
+        sent[i] = 1000 * rank + i + round;
+    }
+    ST_CHECK(MPI_SUCCESS == MPI_Gather(sent, 16, MPI_INT, got, 16, MPI_INT, 0,
+                                       MPI_COMM_WORLD), "Gather %d failed", round);
+    for (int i = 0; 0 == rank && i < size * 16; ++i) {
+        ST_CHECK(got[i] == 1000 * (i / 16) + i % 16 + round, "Gather %d: element %d is %d",
+                 round, i, got[i]);
+    }
+    ST_CHECK(1 == counter_of(ST_GATHER, "served") - served
+             && 1 == counter_of(ST_GATHER, "multinode") - multi,
+             "Gather %d: served +%llu, across nodes +%llu", round,
+             counter_of(ST_GATHER, "served") - served,
+             counter_of(ST_GATHER, "multinode") - multi);
+    node_stage = counter_of(ST_GATHERV, "queue") + counter_of(ST_GATHERV, "single_copy")
+        - node_stage;
+    ST_CHECK(limited ? 0 == node_stage : 1 == node_stage, "Gather %d: the node stage "
+             "moved %llu transports on the node %s the limit", round, node_stage,
+             limited ? "with" : "without");
+    free(got);
+}
+
 /* Run with coll_shmcico_gatherv_max_bytes 1 at the first process of the
  * last node only: the node stages there follow that process's limit (the
  * segment's, agreed at setup), also after a hint on the communicator
- * that names another parameter; a Gather of 64 B completes, right. */
+ * that names another parameter; the Gathers of 64 B complete, right,
+ * and the counters show the node stage handed over there only, in both
+ * rounds. */
 static int later_hint(void)
 {
-    int rank, size, *sent, *got;
+    int rank, size, limited = on_limited_node();
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    sent = malloc(16 * sizeof(int));
-    got = malloc((size_t) size * 16 * sizeof(int));
-    for (int round = 0; round < 2; ++round) {
-        if (1 == round) {
-            MPI_Info info;
-            MPI_Info_create(&info);
-            MPI_Info_set(info, "shmcico_streaming_min", "4096");
-            MPI_Comm_set_info(MPI_COMM_WORLD, info);
-            MPI_Info_free(&info);
-        }
-        for (int i = 0; i < 16; ++i) {
-            sent[i] = 1000 * rank + i + round;
-        }
-        ST_CHECK(MPI_SUCCESS == MPI_Gather(sent, 16, MPI_INT, got, 16, MPI_INT, 0,
-                                           MPI_COMM_WORLD), "Gather %d failed", round);
-        for (int i = 0; 0 == rank && i < size * 16; ++i) {
-            ST_CHECK(got[i] == 1000 * (i / 16) + i % 16 + round, "Gather %d: element %d is %d",
-                     round, i, got[i]);
-        }
+    later_hint_gather(rank, size, 0, limited);
+    {
+        MPI_Info info;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "shmcico_streaming_min", "4096");
+        MPI_Comm_set_info(MPI_COMM_WORLD, info);
+        MPI_Info_free(&info);
     }
-    free(sent);
-    free(got);
+    later_hint_gather(rank, size, 1, limited);
     return st_finish("test_multinode");
 }
 
