@@ -342,11 +342,13 @@ default_suite() {
         -- mpi 3 slots 7 banks 2 fragment_size 100 tree_degree 0 -- mpi/test_stress 500
     # a relative directory: /dev/shm instead, every call served, and
     # MPI_Finalize clean (it aborted in free() before); slots past the
-    # cap (their rounding overflowed an int before)
+    # cap (their rounding overflowed an int before), and rounded to a
+    # multiple of banks within it (65541 before)
     run_case invalid-dir-and-slots-corrected 120 \
         --expect 'coll_shmcico_backing_dir must be an absolute path, using /dev/shm' \
         --expect 'invalid coll_shmcico_slots 2147483647, using 65536' \
-        -- mpi 2 backing_dir shm slots 2147483647 fragment_size 128 -- mpi/test_plain used
+        --expect 'invalid coll_shmcico_slots \(not a multiple of banks\) 65536, using 65534' \
+        -- mpi 2 backing_dir shm slots 2147483647 banks 7 fragment_size 128 -- mpi/test_plain used
 
     echo "== Bcast"
     run_case bcast-np2 300 -- mpi 2 -- mpi/test_bcast

@@ -405,6 +405,9 @@ void mca_coll_shmcico_params_check(void)
     }
     if (0 != p->slots % p->banks) {
         int up = (p->slots / p->banks + 1) * p->banks;
+        if (up > MAX_SLOTS) {
+            up -= p->banks;             /* banks <= 8: still at least banks */
+        }
         warn("slots (not a multiple of banks)", p->slots, up);
         p->slots = up;
     }
