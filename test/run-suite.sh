@@ -485,10 +485,15 @@ default_suite() {
     done
 
     echo "== cache probe: cold blocks through the queues"
+    # at np 3, Allgather(v) blocks are probed too (their probe is off by
+    # default)
     for np in 2 3 4 5; do
+        probe_allgather=
+        [ $np = 3 ] && probe_allgather="allgather_cache_probe_max 1048576 \
+                                        allgatherv_cache_probe_max 1048576"
         run_case "transport-cold-np$np" 300 \
             -- bash -c "mpi $np cache_probe 1 cache_probe_ns 1 $crossovers_64k \
-                            -- mpi/test_transport cold"
+                            $probe_allgather -- mpi/test_transport cold"
     done
     # the probe's loads over every layout of the datatype matrix, every
     # block found cold: all through the queues, every byte right

@@ -33,6 +33,8 @@
  *    coll_shmcico_streaming_min bytes (and more than a flag carries) with
  *    streaming stores, counted in coll_shmcico_<op>_streamed_bytes; a
  *    layout the convertor packs, with ordinary stores;
+ *  - a process whose receive buffer is bad sends its block nowhere, and
+ *    counts none cold;
  *  - every byte checked, every call served.
  * Modes:
  *   single    single copy works (coll_shmcico_single_copy_comms moved)
@@ -272,6 +274,35 @@ static void declined_counts_no_cold(void)
     MPI_Comm_free(&comm);
 }
 
+/* An Allgather whose last process passes a receive buffer in page 0:
+ * it gets MPI_ERR_BUFFER and sends its own block nowhere (its readers
+ * skip it), so it counts no block cold, though it probed its own. */
+static void refused_counts_no_cold(void)
+{
+    limits_t l = limits_of(ST_ALLGATHER);
+    size_t bytes = l.probe_max > l.min ? l.probe_max : l.min;  /* single copy by size */
+    unsigned long long c0 = counter_of(ST_ALLGATHER, "cold");
+    unsigned long long v0 = counter_of(ST_ALLGATHER, "served");
+    char *mine = malloc(bytes), *all = malloc(bytes * (size_t) size);
+    int err, bad = rank == size - 1, cold = all_cold && bytes <= l.probe_max;
+
+    memset(mine, rank + 1, bytes);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    err = MPI_Allgather(mine, (int) bytes, MPI_BYTE, bad ? (void *) 64 : all, (int) bytes,
+                        MPI_BYTE, MPI_COMM_WORLD);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    ST_CHECK(bad ? MPI_SUCCESS != err : MPI_SUCCESS == err,
+             "allgather with a receive buffer in page 0 at rank %d: error %d here", size - 1,
+             err);
+    ST_CHECK(1 == counter_of(ST_ALLGATHER, "served") - v0, "allgather with a bad buffer: "
+             "served +%llu", counter_of(ST_ALLGATHER, "served") - v0);
+    ST_CHECK(counter_of(ST_ALLGATHER, "cold") - c0 == (unsigned) (cold && !bad),
+             "allgather with a bad buffer at rank %d: blocks found cold +%llu, expected +%d",
+             size - 1, counter_of(ST_ALLGATHER, "cold") - c0, cold && !bad);
+    free(mine);
+    free(all);
+}
+
 /* A Bcast of a vector of pieces of piece bytes: worth a single copy
  * only when the pieces are large. */
 static void vector_bcast(int pieces, int piece_doubles, int want_single)
@@ -471,6 +502,7 @@ int main(int argc, char **argv)
     gather_before_root(ST_GATHER, 12288);
     gather_before_root(ST_GATHERV, 12288);
     declined_counts_no_cold();
+    refused_counts_no_cold();
     ST_CHECK(st_counter("single_copy_comms") == (unsigned) (single_works * comms),
              "single_copy_comms moved by %llu", st_counter("single_copy_comms"));
     ST_CHECK(st_counter("single_copy_refused")

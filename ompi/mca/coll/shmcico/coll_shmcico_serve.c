@@ -512,7 +512,9 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     close_all(a, module, me, p, in_place);
     served = account(module, a->op, comm, &result,
                      MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
+    /* a refusal sends none of the blocks probed */
     mca_coll_shmcico_count(&mca_coll_shmcico_component.cold[a->op],
-                           served && !module->inner ? cold : 0);
+                           served && !module->inner && MPI_SUCCESS == verdict.error
+                           ? cold : 0);
     return served;
 }
