@@ -333,12 +333,29 @@ static void later_hint_gather(int rank, int size, int round, int limited)
     free(got);
 }
 
+/* MPI_Comm_get_info reports the size limits the node stages follow:
+ * on the limited node its first process's, at every process of it */
+static void later_hint_reported(int limited)
+{
+    const char *want = limited ? "bcast:0,scatter:0,scatterv:0,gather:0,gatherv:1,"
+                                 "allgather:0,allgatherv:0" : "0";
+    char value[MPI_MAX_INFO_VAL + 1] = "";
+    MPI_Info info;
+    int flag = 0;
+
+    MPI_Comm_get_info(MPI_COMM_WORLD, &info);
+    MPI_Info_get(info, "shmcico_max_bytes", MPI_MAX_INFO_VAL, value, &flag);
+    MPI_Info_free(&info);
+    ST_CHECK(flag && 0 == strcmp(value, want), "shmcico_max_bytes reported: %s, in effect: %s",
+             flag ? value : "(none)", want);
+}
+
 /* Run with coll_shmcico_gatherv_max_bytes 1 at the first process of the
  * last node only: the node stages there follow that process's limit (the
  * segment's, agreed at setup), also after a hint on the communicator
  * that names another parameter; the Gathers of 64 B complete, right,
- * and the counters show the node stage handed over there only, in both
- * rounds. */
+ * the counters show the node stage handed over there only, in both
+ * rounds, and every process of that node reports the limit in effect. */
 static int later_hint(void)
 {
     int rank, size, limited = on_limited_node();
@@ -354,6 +371,7 @@ static int later_hint(void)
         MPI_Info_free(&info);
     }
     later_hint_gather(rank, size, 1, limited);
+    later_hint_reported(limited);
     return st_finish("test_multinode");
 }
 

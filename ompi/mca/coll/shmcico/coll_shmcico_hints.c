@@ -343,10 +343,21 @@ static mca_coll_shmcico_single_mode_t copy_mode(const mca_coll_shmcico_module_t 
     return segment_owner(m)->copy.mode;
 }
 
+/* the parameters that serve m's calls: on a communicator that spans
+ * nodes, its node stages' once its node communicator has a module (hints
+ * reach them there; its node segment holds the values of the node's
+ * first process) */
+static const mca_coll_shmcico_params_t *params_in_effect(const mca_coll_shmcico_module_t *m)
+{
+    const mca_coll_shmcico_module_t *owner = segment_owner(m);
+
+    return NULL != owner ? &owner->params : &m->params;
+}
+
 /* the value of a hint in effect on the module */
 static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h)
 {
-    const mca_coll_shmcico_params_t *p = &m->params;
+    const mca_coll_shmcico_params_t *p = params_in_effect(m);
     bool single = MCA_COLL_SHMCICO_SINGLE_OFF != p->single_copy
         && (!segment_made(m) || MCA_COLL_SHMCICO_SINGLE_OFF != copy_mode(m));
 
