@@ -543,7 +543,8 @@ default_suite() {
 
     # a k-nomial tree by hint where coll_shmcico_tree_degree is 1: degree
     # 2, served; the degree in effect is no hint to refuse
-    run_case hints-knomial-degree-1 120 --expect 'tree knomial/2\)' --reject 'ignored' \
+    run_case hints-knomial-degree-1 120 --expect 'tree knomial/2\)' --expect 'tree kary/1\)' \
+        --reject 'ignored' \
         -- mpi 3 tree_degree 1 verbose 10 -- mpi/test_hints knomial
 
     echo "== communicators that span nodes (simulated nodes, nodes.sh)"

@@ -450,7 +450,8 @@ static int own_probe(const char *state)
 /* "test_hints knomial", run with coll_shmcico_tree_degree 1 (which the
  * default NUMA tree takes): a communicator whose hint asks for a
  * k-nomial tree gets degree 2, the least a k-nomial tree has, and is
- * served (its tree could not be built before: every call fell back). */
+ * served (its tree could not be built before: every call fell back);
+ * one that asks for a k-nomial tree, then a k-ary one, keeps degree 1. */
 static int knomial(void)
 {
     MPI_Comm comm;
@@ -467,6 +468,15 @@ static int knomial(void)
     m = bcast(comm, 100, 9);
     ST_CHECK(1 == m.served && 0 == m.fallback, "Bcast on a k-nomial tree: served +%llu, "
              "fallback +%llu", m.served, m.fallback);
+    MPI_Comm_free(&comm);
+    /* the degree given stays: a k-nomial tree asked, then another shape,
+     * leaves degree 1 (it became 2 for good before) */
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    set_hint(comm, "shmcico_tree", "knomial");
+    set_hint(comm, "shmcico_tree", "kary");
+    m = bcast(comm, 100, 10);
+    ST_CHECK(1 == m.served, "Bcast on a k-ary tree of degree 1: served +%llu", m.served);
+    expect_info(comm, "shmcico_tree_degree", "1", "kary after knomial, segment made");
     MPI_Comm_free(&comm);
     return st_finish("test_hints");
 }

@@ -364,7 +364,8 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
     switch (h->kind) {
     case HINT_DISABLE: return m->disabled ? "true" : "false";
     case HINT_TREE: return mca_coll_shmcico_tree_name(p->tree);
-    case HINT_TREE_DEGREE: return number((uint64_t) p->tree_degree);
+    case HINT_TREE_DEGREE:
+        return number((uint64_t) mca_coll_shmcico_tree_degree_for(p->tree, p->tree_degree));
     case HINT_SINGLE_COPY:
         return !single ? "off" : mca_coll_shmcico_single_names[segment_made(m)
                                                                ? (int) copy_mode(m)
@@ -392,17 +393,6 @@ static bool single_copy_now(mca_coll_shmcico_module_t *m, int32_t mode)
     return true;
 }
 
-/* A k-nomial tree has degree 2 at least: a degree of 1, which the other
- * shapes take (coll_shmcico_tree_degree, or a hint), gives it 2, so that
- * a hint never leaves a communicator with a tree that cannot be built. */
-static bool fit_degree(mca_coll_shmcico_params_t *p)
-{
-    if (MCA_COLL_SHMCICO_TREE_KNOMIAL == p->tree && p->tree_degree < 2) {
-        p->tree_degree = 2;
-    }
-    return true;
-}
-
 /* Apply a value; false when it is invalid or cannot apply now. */
 static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *value)
 {
@@ -418,12 +408,11 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
         return !segment_made(m)
             && parse_name(value, (const char *const[]) { "kary", "knomial", "flat", "chain",
                                                          "numa" },
-                          MCA_COLL_SHMCICO_TREE_COUNT, &p->tree)
-            && fit_degree(p);
+                          MCA_COLL_SHMCICO_TREE_COUNT, &p->tree);
     case HINT_TREE_DEGREE:
         return !segment_made(m) && parse_bytes(value, &bytes) && bytes >= 1
             && bytes <= MCA_COLL_SHMCICO_MAX_TREE_DEGREE
-            && ((p->tree_degree = (int32_t) bytes), fit_degree(p));
+            && ((p->tree_degree = (int32_t) bytes), true);
     case HINT_SINGLE_COPY:
         return parse_name(value, mca_coll_shmcico_single_names, MCA_COLL_SHMCICO_SINGLE_COUNT,
                           &choice) && single_copy_now(m, choice);

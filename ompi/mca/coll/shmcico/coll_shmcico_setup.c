@@ -356,6 +356,8 @@ static int build_local_state(setup_t *s)
     };
 
     m->params = s->offer.params;
+    m->params.tree_degree = mca_coll_shmcico_tree_degree_for(m->params.tree,
+                                                             m->params.tree_degree);
     if (0 != mca_coll_shmcico_engine_init(&m->engine, s->base, &s->layout,
                                           s->rank, &waiter, &none)) {
         return EPROTO;

@@ -46,6 +46,17 @@ typedef enum {
     MCA_COLL_SHMCICO_TREE_COUNT
 } mca_coll_shmcico_tree_type_t;
 
+/** The degree a tree of this shape is built with: a k-nomial tree has 2
+ *  at least, so a degree of 1 (which the other shapes take, from
+ *  coll_shmcico_tree_degree or a hint) gives it 2.  Applied when the
+ *  segment is made, to the values every process takes from rank 0, so
+ *  the order in which hints arrive does not matter. */
+static inline int mca_coll_shmcico_tree_degree_for(mca_coll_shmcico_tree_type_t type,
+                                                   int degree)
+{
+    return MCA_COLL_SHMCICO_TREE_KNOMIAL == type && degree < 2 ? 2 : degree;
+}
+
 typedef struct mca_coll_shmcico_tree_t {
     mca_coll_shmcico_tree_type_t type;
     int degree;                 /**< k, at least 2 for kary/knomial/numa */
