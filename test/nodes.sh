@@ -13,7 +13,7 @@
 #   nodes.sh LAYOUT [MPIRUN-OPTION]... PROGRAM [ARG]...
 #
 # LAYOUT is 2x2 (node1:2,node2:2), 2x2-by-node (the same, ranks placed
-# round robin over the nodes), 3+2, 3x2, 4x2, 4x1 or 2x1.  Every node's
+# round robin over the nodes), 3+2, 1+3, 3x2, 4x2, 4x1 or 2x1.  Every node's
 # daemon runs in a UTS namespace whose hostname is the node's name
 # (nodes-agent.sh is mpirun's rsh agent), so each gets its own node-local
 # communicators; between nodes Open MPI uses TCP, over loopback with
@@ -32,6 +32,7 @@ case $layout in
     2x2) hosts=node1:2,node2:2; extra=() ;;
     2x2-by-node) hosts=node1:2,node2:2; extra=(--map-by node) ;;
     3+2) hosts=node1:3,node2:2; extra=() ;;
+    1+3) hosts=node1:1,node2:3; extra=() ;;
     3x2) hosts=node1:2,node2:2,node3:2; extra=() ;;
     4x2) hosts=node1:2,node2:2,node3:2,node4:2; extra=() ;;
     4x1) hosts=node1:1,node2:1,node3:1,node4:1; extra=() ;;

@@ -204,7 +204,8 @@ fact() {
 multinode_cases() {
     # TC_MULTINODE: an Allgather(v) with a wrong count guarantees the
     # error and the buffers' bounds, not the other processes' data
-    for layout in 2x2 2x2-by-node 3+2 3x2; do
+    # 1+3: a node of one process, whose node stages go to coll/self
+    for layout in 2x2 2x2-by-node 3+2 3x2 1+3; do
         run_case "multinode-$layout" 600 \
             --expect 'split into [2-3] nodes: this process on node [0-2] of [1-3] processes, led by rank [0-9]' \
             -- "$srcdir_abs/nodes.sh" "$layout" -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
