@@ -150,6 +150,8 @@ read -r single queue <<<"$(awk '{s += $6; q += $4} END {print s + 0, q + 0}' \
                                "$build/counters-$config")"
 log "over the run: $queue calls with a block through the queues, $single by single copy"
 case $config in
+    default) [ "$single" -gt 0 ] && [ "$queue" -gt 0 ] \
+                 || { log "FAIL: not both transports served calls"; failed=$((failed + 1)); } ;;
     single-copy) [ "$single" -gt 0 ] || { log "FAIL: no call served by single copy"; failed=$((failed + 1)); } ;;
     queues) [ "$single" -eq 0 ] || { log "FAIL: single copy served calls"; failed=$((failed + 1)); } ;;
 esac
