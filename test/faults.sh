@@ -130,10 +130,12 @@ die_in_setup() {
     local status start=$SECONDS
     timeout -k 5 60 "$MPIRUN" --oversubscribe -np 3 \
         --mca coll_shmcico_backing_dir "$dir" \
-        -x LD_PRELOAD="$preload" -x SHMCICO_FAULT_DIE_IN_SETUP=1 \
+        -x LD_PRELOAD="$preload" -x SHMCICO_FAULT_DIE_IN_SETUP="$dir.died" \
         "$program" setup
     status=$?
     echo "mpirun exit status $status after $((SECONDS - start)) s"
+    [ -e "$dir.died" ] || fail "no process died in the setup"
+    rm -f "$dir.died"
     [ $status -ne 0 ] || fail "mpirun reported success"
     [ $((SECONDS - start)) -lt 60 ] || fail "the job did not end by itself"
     expect_no_process setup
@@ -174,18 +176,21 @@ kill_rank() {
     fi
     sleep 0.5
     echo "killing rank $2 (pid $victim) with SIGKILL"
-    kill -9 "$victim"
-    for _ in $(seq 600); do
+    kill -9 "$victim" || fail "the kill failed"
+    # the programs give up 60 s after they start: the job must end well
+    # before, by the kill
+    for _ in $(seq 300); do
         kill -0 $job 2>/dev/null || break
         sleep 0.1
     done
     if kill -0 $job 2>/dev/null; then
-        fail "mpirun still running 60 s after the kill"
+        fail "mpirun still running 30 s after the kill"
         kill -9 $job
     fi
     wait $job
     status=$?
     cat "$log"
+    ! grep -q 'nobody killed the job' "$log" || fail "the job ended by its own time limit"
     rm -f "$log"
     echo "mpirun exit status $status"
     [ $status -ne 0 ] || fail "mpirun reported success"

@@ -18,7 +18,9 @@
  *                               files the component will try
  *   SHMCICO_FAULT_DIE_IN_SETUP  the process kills itself (SIGKILL) when
  *                               it reserves the backing file: the file
- *                               exists and no other rank has attached
+ *                               exists and no other rank has attached;
+ *                               a value that is an absolute path names a
+ *                               file made first, to say it happened
  *
  * test/mpi/fault_malloc.c makes malloc() fail, in a library of its own.
  */
@@ -34,6 +36,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "fault_caller.h"
 
@@ -63,9 +66,15 @@ ssize_t getrandom(void *buf, size_t len, unsigned int flags)
 int posix_fallocate(int fd, off_t offset, off_t len)
 {
     int (*real)(int, off_t, off_t);
+    const char *die = getenv("SHMCICO_FAULT_DIE_IN_SETUP");
 
-    if (NULL != getenv("SHMCICO_FAULT_DIE_IN_SETUP")
-        && called_by_component()) {
+    if (NULL != die && called_by_component()) {
+        /* an absolute path: a file that says it happened (output of a
+         * process killed at once may never reach mpirun) */
+        int mark = '/' == die[0] ? open(die, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
+        if (mark >= 0) {
+            (void) close(mark);
+        }
         (void) raise(SIGKILL);
     }
     real = (int (*)(int, off_t, off_t)) dlsym(RTLD_NEXT, "posix_fallocate");
