@@ -15,10 +15,12 @@
  * segments are still made at the first call (not while Open MPI enables a
  * communicator, where a blocking wait would hang under threads).
  *
- * "limit": every thread sets up its communicator's segment at the same
- * moment (its first Bcast), under a coll_shmcico_max_memory that admits
- * fewer segments than threads; the segments mapped must stay within it,
- * and the communicators without one fall back and stay correct.
+ * "limit": a communicator set up alone gets a segment under
+ * coll_shmcico_max_memory; then every thread sets up its communicator's
+ * segment at the same moment (its first Bcast), under a limit that
+ * admits fewer segments than threads; the segments mapped must stay
+ * within it, and the communicators without one fall back and stay
+ * correct (which get one is a race, at each process).
  *
  * Usage: test_threads [THREADS] [OPERATIONS per thread]
  *        test_threads limit THREADS
@@ -82,7 +84,22 @@ static int limit_test(int nthreads, int rank)
     unsigned long long fallback0 = st_counter("bcast_fallback");
     unsigned long long created0 = st_counter("segments_created");
     unsigned long long limit = st_cvar("max_memory"), mapped, created;
+    worker alone = { .id = nthreads };
 
+    /* one setup alone succeeds under the limit, and gives its memory
+     * back: what the threads below find is the limit's doing */
+    MPI_Comm_dup(MPI_COMM_WORLD, &alone.comm);
+    pthread_barrier_init(&together, NULL, 1);
+    (void) first_call(&alone);
+    pthread_barrier_destroy(&together);
+    ST_CHECK(1 == st_counter("segments_created") - created0
+             && 1 == st_counter("bcast_served") - served0,
+             "a communicator set up alone: %llu segments, %llu Bcasts served",
+             st_counter("segments_created") - created0, st_counter("bcast_served") - served0);
+    MPI_Comm_free(&alone.comm);
+    created0 = st_counter("segments_created");
+    served0 = st_counter("bcast_served");
+    fallback0 = st_counter("bcast_fallback");
     pthread_barrier_init(&together, NULL, (unsigned) nthreads);
     for (int t = 0; t < nthreads; ++t) {
         workers[t] = (worker) { .id = t };
