@@ -17,7 +17,8 @@
  *    same signature;
  *  - MPI_COMM_WORLD, a dup, an even/odd split, a split with reversed
  *    keys, MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), three communicators
- *    used interleaved;
+ *    used interleaved (at np 2 the even/odd split has one process, which
+ *    the component declines: the other two are served there);
  *  - a receiver whose buffer is shorter gets MPI_ERR_TRUNCATE, nothing is
  *    written past its buffer, and the next Bcast is right;
  *  - a zero-size type where one receiver passes a count of 0 (Open MPI

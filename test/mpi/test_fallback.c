@@ -145,7 +145,7 @@ static void test_nolimit(void)
         snprintf(name, sizeof(name), "%s_max_bytes", st_op_name((st_op) op));
         ST_CHECK(0 == st_cvar(name), "%s is %llu by default", name, st_cvar(name));
         for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
-            for (int root = 0; root < size; root += size - 1) {
+            for (int root = 0; root < size; ++root) {
                 int counts[64];
                 for (int j = 0; j < size; ++j) {
                     counts[j] = sizes[i];

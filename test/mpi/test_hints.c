@@ -165,6 +165,20 @@ static void size_limit(void)
              && 0 == under.fallback, "limit 1000: 2000 B served +%llu fallback +%llu, "
              "500 B served +%llu fallback +%llu", over.served, over.fallback, under.served,
              under.fallback);
+    {
+        /* the other operations keep no limit: a Gather of 2000-byte blocks */
+        unsigned long long served = st_counter("gather_served");
+        unsigned long long fallback = st_counter("gather_fallback");
+        int counts[64];
+        for (int j = 0; j < size; ++j) {
+            counts[j] = 2000;
+        }
+        st_simple_call(ST_GATHER, comm, 0, counts, 4);
+        ST_CHECK(1 == st_counter("gather_served") - served
+                 && st_counter("gather_fallback") == fallback,
+                 "limit bcast:1000: a Gather of 2000 B blocks served +%llu fallback +%llu",
+                 st_counter("gather_served") - served, st_counter("gather_fallback") - fallback);
+    }
     MPI_Comm_free(&comm);
 }
 

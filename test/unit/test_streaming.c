@@ -59,7 +59,7 @@ int main(void)
         src_mem[i] = (unsigned char) (i * 7 + 3);
     }
     for (size_t d = 0; d < LINE; d += 1) {
-        for (size_t s = 0; s < LINE; s += 3) {
+        for (size_t s = 0; s < LINE; ++s) {
             for (size_t len = 0; len <= 4 * LINE + 1; ++len) {
                 one_copy(d, s, len);
             }
