@@ -41,7 +41,8 @@ latency() {
 }
 
 mkdir -p "$out"
-rm -f "$out/states.txt"
+# only this invocation's runs go into the medians
+rm -f "$out/states.txt" "$out"/run-*.csv "$out"/run-*.txt
 for k in $(seq "$runs"); do
     echo "repeat: run $k of $runs" >&2
     before=$(latency)
