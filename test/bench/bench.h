@@ -88,6 +88,7 @@ typedef struct {
     int max_launches;
     double max_seconds;
     bench_cache_t cache;
+    size_t cold_pool;                   /**< bytes cycled through when cold */
     int root;                           /**< or BENCH_ROOT_SHIFT */
     bench_counts_t counts;
     uint64_t counts_seed;
@@ -208,7 +209,8 @@ typedef struct {
 } bench_pool_t;
 
 void bench_pool_prepare(bench_pool_t *pool, const bench_op_t *op,
-                        const bench_layout_t *layout, bench_cache_t cache);
+                        const bench_layout_t *layout, bench_cache_t cache,
+                        size_t cold_pool);
 /** Points call->send and call->recv to the next region. */
 void bench_pool_next(bench_pool_t *pool, const bench_op_t *op,
                      bench_call_t *call);

@@ -530,7 +530,7 @@ static void measure_point(bench_run_t *run, int op_id, size_t size,
         bench_tally_reset(&point->tallies[c], point->op, run->components[c].is_shmcico);
         point->times[c] = rank0 ? malloc(run->opt.max_launches * sizeof(double)) : NULL;
     }
-    bench_pool_prepare(pool, point->op, &point->layout, run->opt.cache);
+    bench_pool_prepare(pool, point->op, &point->layout, run->opt.cache, run->opt.cold_pool);
     sync_clocks(point);
     check_components(point, pool);
     if (point->nactive > 0) {

@@ -21,7 +21,6 @@
 
 #include "bench.h"
 
-#define COLD_POOL_MIN_BYTES (64UL << 20)
 #define COLD_POOL_MIN_REGIONS 4
 
 /* ---------------------------------------------------------------- */
@@ -272,10 +271,13 @@ static void pool_grow(bench_pool_t *pool, size_t bytes)
 
 /* A region holds a send and (unless received in place) a receive
  * buffer, large enough for any root.  A cold cache cycles through at
- * least 4 regions and 64 MiB, so that each launch finds its buffers
- * evicted from the caches (as IMB -off_cache). */
+ * least 4 regions and cold_pool bytes (64 MiB by default, as IMB's
+ * -off_cache), so that each launch finds its buffers out of the
+ * private caches; out of a last-level cache only where the pools of
+ * the node's ranks are larger than it (docs/performance.md, Method). */
 void bench_pool_prepare(bench_pool_t *pool, const bench_op_t *op,
-                        const bench_layout_t *layout, bench_cache_t cache)
+                        const bench_layout_t *layout, bench_cache_t cache,
+                        size_t cold_pool)
 {
     size_t send = BENCH_WHO_NONE == op->send_who ? 0
                 : page_round(span_bytes(layout, op->send_span));
@@ -286,7 +288,7 @@ void bench_pool_prepare(bench_pool_t *pool, const bench_op_t *op,
     pool->region = send + recv;
     pool->nregions = 1;
     if (BENCH_CACHE_COLD == cache && pool->region > 0) {
-        pool->nregions = (COLD_POOL_MIN_BYTES + pool->region - 1) / pool->region;
+        pool->nregions = (cold_pool + pool->region - 1) / pool->region;
         if (pool->nregions < COLD_POOL_MIN_REGIONS) {
             pool->nregions = COLD_POOL_MIN_REGIONS;
         }

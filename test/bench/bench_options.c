@@ -34,7 +34,7 @@ enum {
     OPT_OPS = 256, OPT_COMPONENTS, OPT_SIZES, OPT_MIN_SIZE, OPT_MAX_SIZE,
     OPT_SYNC, OPT_SYNC_ROUNDS, OPT_TIMER, OPT_LATE_NS, OPT_TRIM,
     OPT_REL_ERROR, OPT_MIN_LAUNCHES, OPT_MAX_LAUNCHES, OPT_MAX_SECONDS,
-    OPT_CACHE, OPT_ROOT, OPT_COUNTS, OPT_WAIT_NS, OPT_CSV, OPT_QUIET,
+    OPT_CACHE, OPT_COLD_POOL, OPT_ROOT, OPT_COUNTS, OPT_WAIT_NS, OPT_CSV, OPT_QUIET,
     OPT_HELP = 'h'
 };
 
@@ -54,6 +54,7 @@ static const struct option long_options[] = {
     { "max-launches", required_argument, NULL, OPT_MAX_LAUNCHES },
     { "max-seconds", required_argument, NULL, OPT_MAX_SECONDS },
     { "cache", required_argument, NULL, OPT_CACHE },
+    { "cold-pool", required_argument, NULL, OPT_COLD_POOL },
     { "root", required_argument, NULL, OPT_ROOT },
     { "counts", required_argument, NULL, OPT_COUNTS },
     { "wait-ns", required_argument, NULL, OPT_WAIT_NS },
@@ -105,8 +106,12 @@ static void print_help(void)
 "                      'shift' (launch i uses root i %% P, alike for all\n"
 "                      components)\n"
 "  --cache MODE        cold (default: a fresh buffer region every launch,\n"
-"                      cycling through >= 4 launches and >= 64 MiB) or warm\n"
-"                      (the same buffers every launch)\n"
+"                      cycling through >= 4 launches and >= the cold pool)\n"
+"                      or warm (the same buffers every launch)\n"
+"  --cold-pool N       bytes a rank cycles through with --cache cold (default\n"
+"                      64M, as IMB's -off_cache; a last-level cache larger\n"
+"                      than the pools of a node's ranks holds them: give more\n"
+"                      to take buffers from memory there)\n"
 "  --wait-ns D         D of the waitup pattern (default 2000)\n"
 "\n"
 "How to measure:\n"
@@ -390,6 +395,7 @@ static void set_defaults(bench_options_t *opt)
     opt->max_launches = 2000;
     opt->max_seconds = 3;
     opt->cache = BENCH_CACHE_COLD;
+    opt->cold_pool = (size_t) 64 << 20;
     opt->root = 0;
     opt->counts = BENCH_COUNTS_UNIFORM;
     opt->counts_seed = 1;
@@ -448,6 +454,8 @@ static bool parse_one(int code, char *arg, const char *word,
         }
         opt->cache = choice ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
         return true;
+    case OPT_COLD_POOL:
+        return parse_size("--cold-pool", arg, &opt->cold_pool);
     case OPT_ROOT: return parse_root(arg, opt);
     case OPT_COUNTS: return parse_counts(arg, opt);
     case OPT_WAIT_NS:
