@@ -273,34 +273,45 @@ static void run_stage(bench_point_t *point, const bench_plan_t *plan,
 
 typedef enum { STAGE_KEPT, STAGE_DISRUPTED, STAGE_TOO_TIGHT } bench_verdict_t;
 
-/* Rank 0: a stage with too many invalid launches is discarded.  The slot
- * is too short when launches that started on time overran it: an overrun
- * makes the next launches late.  Late launches after on-time launches
- * that fit, or a stage without any launch on time, come from outside (a
- * process descheduled, as on a shared or oversubscribed machine), and a
- * longer slot would not help them. */
+/* one component's launches in a stage */
+typedef struct {
+    int launches, on_time, overruns, invalid;
+} stage_tally_t;
+
+/* Rank 0: a stage with too many invalid launches of any one component is
+ * discarded (judged over all components, one component could lose its
+ * slowest launches twice as often as the limit, biasing its mean down).
+ * The slot is too short when launches that started on time overran it:
+ * an overrun makes the next launches late.  Late launches after on-time
+ * launches that fit, or a stage without any launch on time, come from
+ * outside (a process descheduled, as on a shared or oversubscribed
+ * machine), and a longer slot would not help them. */
 static bench_verdict_t judge_stage(const bench_point_t *point,
                                    const bench_plan_t *plan)
 {
     const bench_options_t *opt = &point->run->opt;
     int n = (int) plan->launches * point->nactive;
-    int on_time = 0, overruns = 0, invalid = 0;
     const double *late = point->slots, *end = point->slots + n;
+    unsigned long first_round = point->next_launch - (unsigned long) plan->launches;
+    stage_tally_t t[BENCH_MAX_COMPONENTS] = { { 0 } };
+    bool kept = true, tight = false;
 
     for (int j = 0; j < n; ++j) {
+        stage_tally_t *c = &t[slot_component(point, first_round, j)];
         bool started = late[j] <= opt->late_s, fits = end[j] <= plan->b;
 
-        on_time += started;
-        overruns += started && !fits;
-        invalid += !(started && fits);
+        ++c->launches;
+        c->on_time += started;
+        c->overruns += started && !fits;
+        c->invalid += !(started && fits);
     }
-    if (invalid <= MAX_INVALID_FRACTION * n) {
-        return STAGE_KEPT;
+    for (int c = 0; c < BENCH_MAX_COMPONENTS; ++c) {
+        if (t[c].invalid > MAX_INVALID_FRACTION * t[c].launches) {
+            kept = false;
+            tight |= t[c].on_time > 0 && t[c].overruns > MAX_OVERRUN_FRACTION * t[c].on_time;
+        }
     }
-    if (on_time > 0 && overruns > MAX_OVERRUN_FRACTION * on_time) {
-        return STAGE_TOO_TIGHT;
-    }
-    return STAGE_DISRUPTED;
+    return kept ? STAGE_KEPT : tight ? STAGE_TOO_TIGHT : STAGE_DISRUPTED;
 }
 
 /* Rank 0: a launch's time is the largest end over the ranks. */
