@@ -29,6 +29,15 @@ AC_DEFUN([SHMCICO_CHECK_HWLOC], [
         [AC_MSG_ERROR([hwloc.h not found (Debian/Ubuntu: apt-get install libhwloc-dev)])])
     AC_CHECK_LIB([hwloc], [hwloc_get_last_cpu_location], [HWLOC_LIBS=-lhwloc],
         [AC_MSG_ERROR([libhwloc not found (Debian/Ubuntu: apt-get install libhwloc-dev)])])
+    dnl the type filters the component sets came with hwloc 2.0
+    AC_MSG_CHECKING([for hwloc 2.0 or later])
+    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <hwloc.h>]],
+                                       [[#if HWLOC_API_VERSION < 0x20000
+#error hwloc 1.x
+#endif]])],
+        [AC_MSG_RESULT([yes])],
+        [AC_MSG_RESULT([no])
+         AC_MSG_ERROR([hwloc 2.0 or later is needed (hwloc.h is of 1.x; give --with-hwloc=PREFIX)])])
     CPPFLAGS="$shmcico_save_CPPFLAGS"
     LDFLAGS="$shmcico_save_LDFLAGS"
     AC_SUBST([HWLOC_CPPFLAGS])

@@ -21,7 +21,8 @@
  *   communicators
  *   PMIx cleanup hook   opal_pmix.register_     opal_pmix_register_
  *                       cleanup (a pointer)     cleanup() (a function)
- *   exported symbols    OMPI_MODULE_DECLSPEC    OMPI_DECLSPEC
+ *   exported symbols    OMPI_MODULE_DECLSPEC    OMPI_DECLSPEC (either way
+ *                                               "default" with GCC, below)
  *   runtime (process    ompi/mca/rte/rte.h      ompi/runtime/ompi_rte.h
  *   info) header
  *   single copy         Linux CMA only          opal's smsc framework (cma,
@@ -110,6 +111,16 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 
 #ifndef MCA_COLL_SHMCICO_HAVE_SMSC
 #define MCA_COLL_SHMCICO_HAVE_SMSC 0
+#endif
+
+/* The build hides every symbol but the component's structure
+ * (-fvisibility=hidden with GCC and compilers like it), so the structure
+ * says "default" itself: Open MPI's DECLSPEC says nothing where Open MPI
+ * was built without visibility support, and the DSO would then export
+ * nothing for Open MPI to find. */
+#if defined(__GNUC__)
+#undef MCA_COLL_SHMCICO_DECLSPEC
+#define MCA_COLL_SHMCICO_DECLSPEC __attribute__((visibility("default")))
 #endif
 
 /** Whether comm, a communicator this component made, at index (its
