@@ -63,6 +63,21 @@ AC_DEFUN([SHMCICO_CHECK_OMPI], [
         [4.1|5.0], [],
         [AC_MSG_ERROR([Open MPI $OMPI_VERSION is not supported: this release builds for the Open MPI 4.1 and 5.0 series (see docs/versions.md)])])
 
+    # mpicc (whose headers gave the version), ompi_info (the component
+    # directory) and mpirun (the tests) must be of one installation: an
+    # MPICC from the environment can name another one's
+    AC_MSG_CHECKING([that ompi_info and mpirun are of Open MPI $OMPI_VERSION too])
+    shmcico_info_version=`$OMPI_INFO --version 2>/dev/null | head -n 1`
+    shmcico_run_version=`$MPIRUN --version 2>/dev/null | head -n 1`
+    AS_CASE(["$shmcico_info_version"], [*" v$OMPI_VERSION"*], [],
+        [AC_MSG_RESULT([no])
+         AC_MSG_ERROR([$MPICC builds for Open MPI $OMPI_VERSION but $OMPI_INFO says "$shmcico_info_version": they are of different installations (an MPICC set in the environment?); use --with-ompi=PREFIX])])
+    AS_IF([test "$MPIRUN" != no],
+        [AS_CASE(["$shmcico_run_version"], [*" $OMPI_VERSION"*], [],
+            [AC_MSG_RESULT([no])
+             AC_MSG_ERROR([$MPICC builds for Open MPI $OMPI_VERSION but $MPIRUN says "$shmcico_run_version": they are of different installations; use --with-ompi=PREFIX])])])
+    AC_MSG_RESULT([yes])
+
     # Open MPI 5.0's internal headers include PMIx's pmix.h, which an
     # external PMIx (Debian: libpmix-dev) keeps in a directory of its own
     AS_IF([test "$OMPI_SERIES" = 5.0], [SHMCICO_CHECK_OMPI_PMIX])

@@ -12,7 +12,9 @@
 # MPIRUN, OMPI_INFO and OMPI_PKGLIBDIR set):
 #   install.sh default        ./configure: Open MPI's own component
 #                             directory, staged with DESTDIR so that the
-#                             system's Open MPI is left alone
+#                             system's Open MPI is left alone; then an
+#                             MPICC of another installation beside this
+#                             ompi_info, which configure must refuse
 #   install.sh prefix         ./configure --prefix=P: P/lib/openmpi, and an
 #                             MPI job loads the installed DSO through
 #                             mca_base_component_path and is served by it
@@ -126,6 +128,21 @@ case $way in
         step uninstall-without-la make uninstall DESTDIR="$stage"
         left=$(files_under "$stage")
         [ -z "$left" ] || fail "left after make uninstall without the .la: $left"
+        # an mpicc of another installation (an MPICC in the environment:
+        # its headers say 5.0.99) beside this ompi_info: configure refuses
+        fake=$work/other-ompi
+        mkdir -p "$fake/include/ompi/mca/coll"
+        printf '#define OMPI_MAJOR_VERSION 5\n#define OMPI_MINOR_VERSION 0\n#define OMPI_RELEASE_VERSION 99\n' \
+            >"$fake/include/mpi.h"
+        : >"$fake/include/ompi/mca/coll/coll.h"
+        printf '#!/bin/sh\n[ "$1" = --showme:incdirs ] && exec echo %s\nexec %s "$@"\n' \
+            "$fake/include" "$(sed -n 's/^MPICC = //p' "$top/Makefile")" >"$fake/mpicc"
+        chmod +x "$fake/mpicc"
+        if env MPICC="$fake/mpicc" ./configure --cache-file=/dev/null >"$work/mixed.log" 2>&1; then
+            fail "configure took an mpicc of Open MPI 5.0.99 beside another ompi_info"
+        fi
+        grep -v '^checking ' "$work/mixed.log" | tail -n 2 | sed -e 's/^/   /'
+        expect_in mixed "builds for Open MPI 5.0.99 but"
         ;;
     prefix)
         prefix=$work/prefix
