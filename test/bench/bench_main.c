@@ -273,6 +273,13 @@ static void run_stage(bench_point_t *point, const bench_plan_t *plan,
 
 typedef enum { STAGE_KEPT, STAGE_DISRUPTED, STAGE_TOO_TIGHT } bench_verdict_t;
 
+/* the point's round of a stage's first slot: run_stage() counted this
+ * stage's rounds already */
+static unsigned long stage_first_round(const bench_point_t *point, const bench_plan_t *plan)
+{
+    return point->next_launch - (unsigned long) plan->launches;
+}
+
 /* one component's launches in a stage */
 typedef struct {
     int launches, on_time, overruns, invalid;
@@ -292,7 +299,7 @@ static bench_verdict_t judge_stage(const bench_point_t *point,
     const bench_options_t *opt = &point->run->opt;
     int n = (int) plan->launches * point->nactive;
     const double *late = point->slots, *end = point->slots + n;
-    unsigned long first_round = point->next_launch - (unsigned long) plan->launches;
+    unsigned long first_round = stage_first_round(point, plan);
     stage_tally_t t[BENCH_MAX_COMPONENTS] = { { 0 } };
     bool kept = true, tight = false;
 
@@ -320,8 +327,7 @@ static void keep_valid_launches(bench_point_t *point, const bench_plan_t *plan)
     const bench_options_t *opt = &point->run->opt;
     int n = (int) plan->launches * point->nactive;
     const double *late = point->slots, *end = point->slots + n;
-    /* run_stage() counted this stage's rounds already */
-    unsigned long first_round = point->next_launch - (unsigned long) plan->launches;
+    unsigned long first_round = stage_first_round(point, plan);
 
     for (int j = 0; j < n; ++j) {
         int c = slot_component(point, first_round, j);

@@ -231,16 +231,16 @@ static void mixed_types_bcast(MPI_Comm comm, int root)
     free(buf);
 }
 
-/* processes of this process's node */
-static int node_size(void)
+/* value reduced with op over the processes of this process's node */
+static int over_node(int value, MPI_Op op)
 {
     MPI_Comm node;
-    int n;
+    int result = 0;
 
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &n);
+    MPI_Allreduce(&value, &result, 1, MPI_INT, op, node);
     MPI_Comm_free(&node);
-    return n;
+    return result;
 }
 
 /* hints reach the node stages: a Gather of 1 MiB blocks goes by single
@@ -251,7 +251,7 @@ static int node_size(void)
  * process alone on its node, whose node stages are coll/self's. */
 static void hints_across_nodes(void)
 {
-    int rank, size, block = 1 << 20, flag, alone = 1 == node_size();
+    int rank, size, block = 1 << 20, flag, alone = 1 == over_node(1, MPI_SUM);
     char *sbuf, *rbuf, value[64];
     unsigned long long single, queue;
     MPI_Info info;
@@ -307,15 +307,10 @@ static void hints_across_nodes(void)
  * sets coll_shmcico_gatherv_max_bytes 1 */
 static int on_limited_node(void)
 {
-    MPI_Comm node;
-    int rank, mine, limited = 0;
+    int rank;
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    mine = 2 == rank;
-    MPI_Allreduce(&mine, &limited, 1, MPI_INT, MPI_MAX, node);
-    MPI_Comm_free(&node);
-    return limited;
+    return over_node(2 == rank, MPI_MAX);
 }
 
 /* One Gather of 64 B, right, served across nodes; its node stage (a

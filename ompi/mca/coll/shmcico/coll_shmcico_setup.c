@@ -204,7 +204,9 @@ static bool reserve_memory(setup_t *s)
     return true;
 }
 
-static int layout_from_offer(setup_t *s)
+/* The segment's layout from the offer's parameters, and its bytes taken
+ * from the memory budget (every rank, before it makes or maps the file) */
+static int plan_segment(setup_t *s)
 {
     if (0 != mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
                                           (uint32_t) s->size,
@@ -233,7 +235,7 @@ static int offer_segment(setup_t *s)
     fill_offer(s);
     if (0 == err) {
         numa[0] = s->where.node;
-        err = layout_from_offer(s);
+        err = plan_segment(s);
     }
     if (0 == err) {
         err = create_segment(s, numa);
@@ -316,7 +318,7 @@ static int attach_segment(setup_t *s)
 {
     int fd, err;
 
-    if (0 != (err = layout_from_offer(s))
+    if (0 != (err = plan_segment(s))
         || 0 != (err = mca_coll_shmcico_shm_open(s->offer.path, &s->offer.id, &fd))) {
         return err;
     }
