@@ -278,6 +278,7 @@ default_suite() {
             echo "skipped: ThreadSanitizer builds of the engine tests (compiler without it, or another sanitizer)"
         fi
         run_case unit-shm 60 -- unit/test_shm
+        run_case unit-bench-judge 60 -- unit/test_bench_judge
     fi
 
     echo "== loading and parameters"
@@ -441,6 +442,11 @@ default_suite() {
         -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,allgather --sizes 8,4M \
                         --components shmcico,tuned --cache warm --max-seconds 0.000001 \
                         --quiet && echo 'bench: OK'"
+    # a point that kept no launch says why (here every launch starts late)
+    run_case bench-why-no-valid-launch 120 \
+        --expect 'no valid launch .*late starts [1-9][0-9]*/[1-9][0-9]*, overruns 0/0\)' \
+        -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast --sizes 8 --components shmcico,tuned \
+                        --late-ns 0 --max-seconds 0.01 --quiet && echo 'bench: OK'"
 
     echo "== transports: single copy and queues"
     for np in 2 3 4 5; do

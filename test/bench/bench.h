@@ -276,6 +276,8 @@ typedef struct {
     double b;
     int stages;                 /**< warm-up and discarded ones included */
     int disrupted;              /**< discarded without doubling b */
+    unsigned long late;         /**< launches started late, after the warm-up */
+    unsigned long overran;      /**< launches on time that ended past b */
     unsigned long long calls, served, fallback;
     bool counted;
     bool check_failed;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_judge.h"
 
 #define MIN_SLOT_SECONDS 20e-6
 #define ESTIMATE_WARMUP_CALLS 2
@@ -37,8 +38,6 @@
 #define STAGE_MIN_LAUNCHES 4        /* per component */
 #define STAGE_MAX_LAUNCHES 100
 #define LEAD_SECONDS 500e-6         /* from the plan's broadcast to its start */
-#define MAX_INVALID_FRACTION 0.2
-#define MAX_OVERRUN_FRACTION 0.1    /* of the launches that started on time */
 #define MAX_STAGES_OVER_BUDGET 16   /* stages a point without a valid launch may take, */
 #define OVER_BUDGET_SECONDS 2.0     /* and seconds past --max-seconds */
 
@@ -144,6 +143,8 @@ typedef struct {
     double *times[BENCH_MAX_COMPONENTS];
     unsigned long launches[BENCH_MAX_COMPONENTS];
     unsigned long valid[BENCH_MAX_COMPONENTS];
+    unsigned long late[BENCH_MAX_COMPONENTS];     /**< late starts, warm-up not counted */
+    unsigned long overran[BENCH_MAX_COMPONENTS];  /**< on time, past the slot */
     double slots[2 * STAGE_MAX_LAUNCHES * BENCH_MAX_COMPONENTS];
 } bench_point_t;
 
@@ -271,8 +272,6 @@ static void run_stage(bench_point_t *point, const bench_plan_t *plan,
                2 * n, MPI_DOUBLE, MPI_MAX, 0, point->run->ctl);
 }
 
-typedef enum { STAGE_KEPT, STAGE_DISRUPTED, STAGE_TOO_TIGHT } bench_verdict_t;
-
 /* the point's round of a stage's first slot: run_stage() counted this
  * stage's rounds already */
 static unsigned long stage_first_round(const bench_point_t *point, const bench_plan_t *plan)
@@ -280,45 +279,30 @@ static unsigned long stage_first_round(const bench_point_t *point, const bench_p
     return point->next_launch - (unsigned long) plan->launches;
 }
 
-/* one component's launches in a stage */
-typedef struct {
-    int launches, on_time, overruns, invalid;
-} stage_tally_t;
-
-/* Rank 0: a stage with too many invalid launches of any one component is
- * discarded (judged over all components, one component could lose its
- * slowest launches twice as often as the limit, biasing its mean down).
- * The slot is too short when launches that started on time overran it:
- * an overrun makes the next launches late.  Late launches after on-time
- * launches that fit, or a stage without any launch on time, come from
- * outside (a process descheduled, as on a shared or oversubscribed
- * machine), and a longer slot would not help them. */
-static bench_verdict_t judge_stage(const bench_point_t *point,
-                                   const bench_plan_t *plan)
+/* Rank 0: the verdict on a stage (the rule: bench_judge.h).  The late
+ * starts and overruns of the stages after the warm-up are added up per
+ * component, so that a point without a valid launch says why. */
+static bench_verdict_t judge_stage(bench_point_t *point, const bench_plan_t *plan)
 {
     const bench_options_t *opt = &point->run->opt;
     int n = (int) plan->launches * point->nactive;
     const double *late = point->slots, *end = point->slots + n;
     unsigned long first_round = stage_first_round(point, plan);
-    stage_tally_t t[BENCH_MAX_COMPONENTS] = { { 0 } };
-    bool kept = true, tight = false;
+    bench_stage_tally_t t[BENCH_MAX_COMPONENTS] = { { 0 } };
 
     for (int j = 0; j < n; ++j) {
-        stage_tally_t *c = &t[slot_component(point, first_round, j)];
+        int c = slot_component(point, first_round, j);
         bool started = late[j] <= opt->late_s, fits = end[j] <= plan->b;
 
-        ++c->launches;
-        c->on_time += started;
-        c->overruns += started && !fits;
-        c->invalid += !(started && fits);
+        ++t[c].launches;
+        t[c].on_time += started;
+        t[c].overruns += started && !fits;
     }
-    for (int c = 0; c < BENCH_MAX_COMPONENTS; ++c) {
-        if (t[c].invalid > MAX_INVALID_FRACTION * t[c].launches) {
-            kept = false;
-            tight |= t[c].on_time > 0 && t[c].overruns > MAX_OVERRUN_FRACTION * t[c].on_time;
-        }
+    for (int c = 0; point->stage > 0 && c < BENCH_MAX_COMPONENTS; ++c) {
+        point->late[c] += (unsigned long) (t[c].launches - t[c].on_time);
+        point->overran[c] += (unsigned long) t[c].overruns;
     }
-    return kept ? STAGE_KEPT : tight ? STAGE_TOO_TIGHT : STAGE_DISRUPTED;
+    return bench_judge_stage(t, BENCH_MAX_COMPONENTS);
 }
 
 /* Rank 0: a launch's time is the largest end over the ranks. */
@@ -393,9 +377,9 @@ static void plan_next_stage(bench_point_t *point, bench_plan_t *plan)
     const bench_options_t *opt = &point->run->opt;
     bench_verdict_t verdict = judge_stage(point, plan);
 
-    if (STAGE_TOO_TIGHT == verdict) {
+    if (BENCH_STAGE_TOO_TIGHT == verdict) {
         plan->b *= 2;
-    } else if (STAGE_DISRUPTED == verdict) {
+    } else if (BENCH_STAGE_DISRUPTED == verdict) {
         ++point->disrupted;
     } else if (point->stage > 0) {
         keep_valid_launches(point, plan);
@@ -475,6 +459,8 @@ static void add_rows(bench_point_t *point)
         row->b = point->b;
         row->stages = point->stage;
         row->disrupted = point->disrupted;
+        row->late = point->late[c];
+        row->overran = point->overran[c];
         row->calls = point->tallies[c].calls;
         row->served = point->tallies[c].served;
         row->fallback = point->tallies[c].fallback;
@@ -523,6 +509,8 @@ static void measure_stages(bench_point_t *point, bench_pool_t *pool)
     if (nothing_valid(point)) {
         memset(point->launches, 0, sizeof(point->launches));
         memset(point->valid, 0, sizeof(point->valid));
+        memset(point->late, 0, sizeof(point->late));
+        memset(point->overran, 0, sizeof(point->overran));
         point->stage = 0;
         sync_clocks(point);
         run_stages(point, pool);

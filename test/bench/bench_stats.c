@@ -170,8 +170,9 @@ void bench_report_progress(const bench_run_t *run, const bench_row_t *rows,
     if (0 == rows[0].stages) {
         fprintf(stderr, " (not timed)\n");
     } else {
-        fprintf(stderr, " (b %.1f us, %d stages, %d disrupted)\n", rows[0].b * US,
-                rows[0].stages, rows[0].disrupted);
+        fprintf(stderr, " (b %.1f us, %d stages, %d disrupted, late starts %lu, "
+                "overruns %lu)\n", rows[0].b * US, rows[0].stages, rows[0].disrupted,
+                rows[0].late, rows[0].overran);
     }
 }
 
@@ -271,6 +272,29 @@ static void print_cell(FILE *out, const bench_row_t *row)
     }
 }
 
+/* Where a component kept no launch, why: the stages after the warm-up,
+ * and each component's launches that started late or overran. */
+static void print_why_invalid(FILE *out, const bench_row_t *rows, int n)
+{
+    bool none = false;
+
+    for (int c = 0; c < n; ++c) {
+        none |= !rows[c].check_failed && 0 == rows[c].summary.n;
+    }
+    if (!none || rows[0].stages < 2) {
+        return;
+    }
+    fprintf(out, "  (%d stages after the warm-up; late starts", rows[0].stages - 1);
+    for (int c = 0; c < n; ++c) {
+        fprintf(out, "%s%lu", 0 == c ? " " : "/", rows[c].late);
+    }
+    fprintf(out, ", overruns");
+    for (int c = 0; c < n; ++c) {
+        fprintf(out, "%s%lu", 0 == c ? " " : "/", rows[c].overran);
+    }
+    fprintf(out, ")");
+}
+
 /* One line: the rows of one point, one per component. */
 static void print_point(FILE *out, const bench_run_t *run, const bench_row_t *rows)
 {
@@ -307,6 +331,7 @@ static void print_point(FILE *out, const bench_run_t *run, const bench_row_t *ro
                     rows[c].errors);
         }
     }
+    print_why_invalid(out, rows, run->ncomponents);
     fprintf(out, "\n");
 }
 
@@ -336,20 +361,22 @@ bool bench_report_csv(const char *path, const bench_run_t *run)
         return false;
     }
     fprintf(out, "op,size_bytes,component,mean_us,stderr_us,ci95_lo_us,ci95_hi_us,"
-            "min_us,max_us,launches,valid,b_us,cache,root,np,served,calls\n");
+            "min_us,max_us,launches,valid,b_us,cache,root,np,served,calls,"
+            "stages,late,overran\n");
     for (int i = 0; i < run->nrows; ++i) {
         const bench_row_t *row = &run->rows[i];
         const bench_summary_t *s = &row->summary;
 
         snprintf(served, sizeof(served), "%llu", row->served);
         fprintf(out, "%s,%zu,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lu,%lu,%.3f,"
-                "%s,%s,%d,%s,%llu\n", bench_op(row->op)->name, row->size,
+                "%s,%s,%d,%s,%llu,%d,%lu,%lu\n", bench_op(row->op)->name, row->size,
                 run->components[row->component].name,
                 s->mean * US, s->se * US, s->ci_lo * US, s->ci_hi * US,
                 s->min * US, s->max * US, row->launches, row->valid, row->b * US,
                 BENCH_CACHE_COLD == run->opt.cache ? "cold" : "warm",
                 root_text(&run->opt, root, sizeof(root)), run->size,
-                row->counted ? served : "n/a", row->calls);
+                row->counted ? served : "n/a", row->calls, row->stages, row->late,
+                row->overran);
     }
     if (0 != fclose(out)) {
         fprintf(stderr, "shmcico-bench: cannot write %s: %s\n", path, strerror(errno));

@@ -1,0 +1,59 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The benchmark's verdict on a stage (test/bench/bench_judge.h): launches
+ * that overran their slot lengthen it; late starts only discard a stage
+ * when they are many; one late start among a component's four launches,
+ * the shortest stage, leaves the other three valid.
+ */
+
+#include "bench_judge.h"
+#include "unit.h"
+
+/* a stage of two components, the second clean */
+static bench_verdict_t judge(int launches, int on_time, int overruns)
+{
+    bench_stage_tally_t t[2] = { { launches, on_time, overruns },
+                                 { launches, launches, 0 } };
+
+    return bench_judge_stage(t, 2);
+}
+
+int main(void)
+{
+    /* clean stages are kept */
+    CHECK(BENCH_STAGE_KEPT == judge(4, 4, 0), "four on time");
+    CHECK(BENCH_STAGE_KEPT == judge(100, 100, 0), "a hundred on time");
+    /* one late start of four: the other three count (the rule of at
+     * most 20 % invalid discarded this stage, and at 16 ranks every
+     * stage of a point of long calls) */
+    CHECK(BENCH_STAGE_KEPT == judge(4, 3, 0), "one of four late");
+    CHECK(BENCH_STAGE_KEPT == judge(100, 75, 0), "a quarter late");
+    /* many late starts: the schedule or the machine is off */
+    CHECK(BENCH_STAGE_DISRUPTED == judge(4, 2, 0), "two of four late");
+    CHECK(BENCH_STAGE_DISRUPTED == judge(100, 74, 0), "more than a quarter late");
+    CHECK(BENCH_STAGE_DISRUPTED == judge(4, 0, 0), "none on time");
+    /* an overrun among few launches: the slot is too short */
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 4, 1), "one of four overran");
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 1, 1), "overran, then late");
+    /* among many, up to a tenth of the on-time launches may overrun
+     * (they are dropped); more lengthen the slot */
+    CHECK(BENCH_STAGE_KEPT == judge(100, 100, 10), "a tenth overran");
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(100, 100, 11), "more than a tenth overran");
+    /* a too short slot wins over late starts: doubling b cures both */
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 2, 2), "overruns and late starts");
+    /* every component is judged on its own launches */
+    {
+        bench_stage_tally_t t[3] = { { 4, 4, 0 }, { 4, 4, 0 }, { 4, 2, 0 } };
+
+        CHECK(BENCH_STAGE_DISRUPTED == bench_judge_stage(t, 3), "third component late");
+    }
+    return unit_report("test_bench_judge");
+}
