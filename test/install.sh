@@ -22,6 +22,13 @@
 #                             --with-component-dir=$HOME/.openmpi/components:
 #                             that directory (it wins over --prefix), which
 #                             Open MPI searches with no flag
+#   install.sh vpath          ./configure from a build directory beside a
+#                             read-only copy of the distribution (as
+#                             "make distcheck" and Open MPI's developers
+#                             build): the component, every test program,
+#                             make install with DESTDIR and make
+#                             uninstall, and nothing written into the
+#                             sources
 # Each configures and builds a copy of this build's distribution (with
 # the build's own configure options) in results/install-WAY/, checks what
 # configure and make install say, where the files went, and that make
@@ -32,8 +39,8 @@ set -u
 : "${MPIRUN:?}" "${OMPI_INFO:?}" "${OMPI_PKGLIBDIR:?}"
 way=${1:-}
 case $way in
-    default|prefix|component-dir) ;;
-    *) echo "usage: install.sh default|prefix|component-dir" >&2; exit 2 ;;
+    default|prefix|component-dir|vpath) ;;
+    *) echo "usage: install.sh default|prefix|component-dir|vpath" >&2; exit 2 ;;
 esac
 
 top=$(cd .. && pwd)
@@ -198,6 +205,41 @@ case $way in
         step uninstall make uninstall
         left=$(files_under "$prefix"; files_under "$home")
         [ -z "$left" ] || fail "left after make uninstall: $left"
+        ;;
+    vpath)
+        src=$work/src
+        build=$work/build
+        stage=$work/stage
+        dir=$OMPI_PKGLIBDIR
+        mkdir -p "$build"
+        # Root writes into read-only files, so each step runs in a mount
+        # namespace of its own with the sources bound read-only there;
+        # another user gets read-only modes.
+        ro=$work/read-only-src.sh
+        printf '#!/bin/sh\nexec unshare -m --propagation private sh -c %s "%s" "$@"\n' \
+            "'mount --bind -o ro \"\$0\" \"\$0\" && exec \"\$@\"'" "$src" >"$ro"
+        chmod +x "$ro"
+        if [ "$(id -u)" != 0 ]; then
+            printf '#!/bin/sh\nexec "$@"\n' >"$ro"
+            chmod -R a-w "$src"
+        fi
+        sources_before=$(find "$src" -printf '%p %s %T@\n' | sort)
+        cd "$build"
+        step configure "$ro" "$src/configure" "${options[@]+"${options[@]}"}" || exit 1
+        expect_in configure "install into:   $dir (Open MPI's component directory)"
+        step build "$ro" make -j"$(nproc)" || exit 1
+        step test-programs "$ro" make -j"$(nproc)" -C test check-programs || exit 1
+        [ -x test/unit/tsan_claims ] || [ ! -x "$top/test/unit/tsan_claims" ] \
+            || fail "no ThreadSanitizer test programs built"
+        step install "$ro" make install DESTDIR="$stage"
+        [ -f "$stage$dir/mca_coll_shmcico.so" ] || fail "no $stage$dir/mca_coll_shmcico.so"
+        step uninstall "$ro" make uninstall DESTDIR="$stage"
+        left=$(files_under "$stage")
+        [ -z "$left" ] || fail "left after make uninstall: $left"
+        changed=$(diff <(echo "$sources_before") <(find "$src" -printf '%p %s %T@\n' | sort) \
+                      | sed -n 's/^> //p')
+        [ -z "$changed" ] || fail "written into the sources: $changed"
+        chmod -R u+w "$src"
         ;;
 esac
 
