@@ -19,8 +19,7 @@ AC_DEFUN([SHMCICO_CHECK_HWLOC], [
     HWLOC_CPPFLAGS=
     HWLOC_LDFLAGS=
     AS_IF([test -n "$with_hwloc" && test "$with_hwloc" != yes],
-          [HWLOC_CPPFLAGS="-I$with_hwloc/include"
-           HWLOC_LDFLAGS="-L$with_hwloc/lib"])
+          [SHMCICO_PREFIX_FLAGS([$with_hwloc], [hwloc], [HWLOC_CPPFLAGS], [HWLOC_LDFLAGS])])
     shmcico_save_CPPFLAGS="$CPPFLAGS"
     shmcico_save_LDFLAGS="$LDFLAGS"
     CPPFLAGS="$CPPFLAGS $HWLOC_CPPFLAGS"

@@ -24,8 +24,7 @@ AC_DEFUN([SHMCICO_CHECK_LIBNUMA], [
     shmcico_have_libnuma=0
     AS_IF([test "$with_libnuma" != no], [
         AS_IF([test -n "$with_libnuma" && test "$with_libnuma" != yes],
-              [NUMA_CPPFLAGS="-I$with_libnuma/include"
-               NUMA_LDFLAGS="-L$with_libnuma/lib"])
+              [SHMCICO_PREFIX_FLAGS([$with_libnuma], [numa], [NUMA_CPPFLAGS], [NUMA_LDFLAGS])])
         shmcico_save_CPPFLAGS="$CPPFLAGS"
         shmcico_save_LDFLAGS="$LDFLAGS"
         CPPFLAGS="$CPPFLAGS $NUMA_CPPFLAGS"

@@ -22,6 +22,10 @@
 #                             --with-component-dir=$HOME/.openmpi/components:
 #                             that directory (it wins over --prefix), which
 #                             Open MPI searches with no flag
+#   install.sh with-prefixes  ./configure --with-hwloc=P1 --with-libnuma=P2
+#                             where P1 and P2 hold their libraries in
+#                             lib64: the DSO is linked against those and
+#                             finds them there at run time (its rpath)
 #   install.sh vpath          ./configure from a build directory beside a
 #                             read-only copy of the distribution (as
 #                             "make distcheck" and Open MPI's developers
@@ -39,8 +43,8 @@ set -u
 : "${MPIRUN:?}" "${OMPI_INFO:?}" "${OMPI_PKGLIBDIR:?}"
 way=${1:-}
 case $way in
-    default|prefix|component-dir|vpath) ;;
-    *) echo "usage: install.sh default|prefix|component-dir|vpath" >&2; exit 2 ;;
+    default|prefix|component-dir|with-prefixes|vpath) ;;
+    *) echo "usage: install.sh default|prefix|component-dir|with-prefixes|vpath" >&2; exit 2 ;;
 esac
 
 top=$(cd .. && pwd)
@@ -101,6 +105,7 @@ options=()
 for option; do
     case $option in
         --prefix=*|--with-component-dir*|--without-component-dir|--cache-file=*|-C) ;;
+        --with-hwloc*|--with-libnuma*|--without-libnuma) ;;
         *) options+=("$option") ;;
     esac
 done
@@ -205,6 +210,36 @@ case $way in
         step uninstall make uninstall
         left=$(files_under "$prefix"; files_under "$home")
         [ -z "$left" ] || fail "left after make uninstall: $left"
+        ;;
+    with-prefixes)
+        # each library as a tree of its own (as module systems and
+        # RPM-based distributions install them): the system's headers
+        # and libraries linked into P/include and P/lib64
+        mkdir -p "$work/hwloc/include" "$work/hwloc/lib64" "$work/numa/include" "$work/numa/lib64"
+        cc=$(sed -n 's/^CC = //p' "$top/Makefile")
+        header_dir() {
+            printf '#include <%s>\n' "$1" | $cc -M -x c - 2>/dev/null | tr ' \\' '\n\n' \
+                | grep "/$1\$" | head -n 1 | xargs -r dirname
+        }
+        ln -s "$(header_dir hwloc.h)/hwloc.h" "$(header_dir hwloc.h)/hwloc" "$work/hwloc/include/"
+        ln -s "$(header_dir numa.h)/numa.h" "$(header_dir numaif.h)/numaif.h" "$work/numa/include/"
+        for lib in hwloc numa; do
+            ln -s "$(dirname "$($cc -print-file-name=lib$lib.so)")"/lib$lib.so* "$work/$lib/lib64/"
+        done
+        step configure ./configure --with-hwloc="$work/hwloc" \
+            --with-libnuma="$work/numa" "${options[@]+"${options[@]}"}" || exit 1
+        expect_in configure "hwloc:          yes (-L$work/hwloc/lib64 -Wl,-rpath,$work/hwloc/lib64)"
+        expect_in configure "(-L$work/numa/lib64 -Wl,-rpath,$work/numa/lib64)"
+        step build make -j"$(nproc)" || exit 1
+        dso=ompi/mca/coll/shmcico/.libs/mca_coll_shmcico.so
+        for lib in hwloc numa; do
+            found=$(ldd "$dso" | sed -n "s/^[[:space:]]*lib$lib\.so[.0-9]* => \([^ ]*\) .*/\1/p")
+            echo "   lib$lib: $found"
+            case $found in
+                "$work/$lib/lib64/"*) ;;
+                *) fail "the DSO finds lib$lib at ${found:-nothing}, not in $work/$lib/lib64" ;;
+            esac
+        done
         ;;
     vpath)
         src=$work/src

@@ -620,7 +620,7 @@ default_suite() {
     fi
 
     echo "== install and uninstall"
-    for way in default prefix component-dir vpath; do
+    for way in default prefix component-dir with-prefixes vpath; do
         run_case "install-$way" 600 -- "$srcdir_abs/install.sh" "$way"
     done
 }
