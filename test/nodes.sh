@@ -19,8 +19,8 @@
 # communicators; between nodes Open MPI uses TCP, over loopback with
 # Open MPI 4.1, over a veth pair in a network namespace of the job's own
 # with 5.0 (below).  Needs root (namespaces, a veth pair with 5.0, and
-# node1 to node4 in /etc/hosts, added when missing) and MPIRUN in the
-# environment.
+# node1 to node4 in a private /etc/hosts where they are missing) and
+# MPIRUN in the environment.
 
 set -euo pipefail
 : "${MPIRUN:?}"
@@ -40,11 +40,27 @@ case $layout in
     *) echo "nodes.sh: unknown layout $layout" >&2; exit 2 ;;
 esac
 
+# node1 to node4, where the system does not know them, come from a copy
+# of /etc/hosts bound over it in a mount namespace of the job's own: the
+# system's file stays as it was
+missing=()
 for i in 1 2 3 4; do
-    if ! getent hosts "node$i" >/dev/null; then
-        echo "127.0.1.1$i node$i" >>/etc/hosts
-    fi
+    getent hosts "node$i" >/dev/null || missing+=("$i")
 done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ -z "${_SHMCICO_NODES_HOSTS:-}" ]; then
+        exec unshare --mount --propagation private env _SHMCICO_NODES_HOSTS=1 \
+            "$here/${0##*/}" "$layout" "$@"
+    fi
+    copy=$(mktemp /tmp/shmcico-hosts.XXXXXX)
+    cat /etc/hosts >"$copy"
+    for i in "${missing[@]}"; do
+        echo "127.0.1.1$i node$i" >>"$copy"
+    done
+    chmod 644 "$copy"
+    mount --bind "$copy" /etc/hosts
+    rm -f "$copy"               # the mount keeps it while the job runs
+fi
 
 # the component path and the backing directory travel to every node's
 # processes (mpirun passes only OMPI_MCA_* of its own environment to the

@@ -75,6 +75,8 @@ for op in $all_ops; do
     export "OMPI_MCA_coll_shmcico_${op}_max_bytes=0"
 done
 shm_before=$(ls -1 /dev/shm | grep -c '^shmcico-[0-9a-f]*$')
+# the simulated nodes' names live in a private copy of /etc/hosts
+hosts_before=$(cksum </etc/hosts)
 
 # A build with --enable-sanitizers: its runtime goes first into every
 # process, errors stop the process, and any report fails the case even
@@ -707,6 +709,7 @@ fact no-file-left-in-backing-dir "[ -z \"\$(ls -A '$suite_shm')\" ]"
 fact no-file-left-in-dev-shm \
     "[ \"\$(ls -1 /dev/shm | grep -c '^shmcico-[0-9a-f]*\$')\" -le $shm_before ]"
 rmdir "$suite_shm" 2>/dev/null
+fact etc-hosts-unchanged "[ \"\$(cksum </etc/hosts)\" = '$hosts_before' ]"
 
 echo "suite took $(( $(date +%s) - suite_start ))s; logs in $results"
 if [ $failed -gt 0 ]; then
