@@ -444,11 +444,16 @@ default_suite() {
         -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast,allgather --sizes 8,4M \
                         --components shmcico,tuned --cache warm --max-seconds 0.000001 \
                         --quiet && echo 'bench: OK'"
-    # a point that kept no launch says why (here every launch starts late)
+    # a point that kept no launch says why (here every launch starts
+    # late), in the table and in the CSV's last three columns
     run_case bench-why-no-valid-launch 120 \
-        --expect 'no valid launch .*late starts [1-9][0-9]*/[1-9][0-9]*, overruns 0/0\)' \
+        --expect 'no valid launch .*\(last try: [1-9][0-9]* stages after the warm-up, late starts [1-9][0-9]*/[1-9][0-9]*, overruns 0/0\)' \
         -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast --sizes 8 --components shmcico,tuned \
-                        --late-ns 0 --max-seconds 0.01 --quiet && echo 'bench: OK'"
+                        --late-ns 0 --max-seconds 0.01 --quiet --csv results/why.csv \
+                    && head -n 1 results/why.csv | grep -q ',valid,.*,stages,late,overran\$' \
+                    && awk -F, 'NR > 1 && (\$11 != 0 || \$19 == 0 || \$20 != 0) { bad = 1 }
+                                END { exit bad || NR != 3 }' results/why.csv \
+                    && echo 'bench: OK'"
 
     echo "== transports: single copy and queues"
     for np in 2 3 4 5; do

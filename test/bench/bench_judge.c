@@ -14,16 +14,17 @@
 
 #include "bench_judge.h"
 
-bench_verdict_t bench_judge_stage(const bench_stage_tally_t *tallies, int n)
+bench_verdict_t bench_judge_stage(const bench_stage_tally_t *tallies, int n,
+                                  int rounds, int late_rounds)
 {
-    bool tight = false, disrupted = false;
+    bool tight = false;
 
     for (int c = 0; c < n; ++c) {
-        const bench_stage_tally_t *t = &tallies[c];
-
-        tight |= t->overruns > BENCH_MAX_OVERRUN_FRACTION * t->on_time;
-        disrupted |= t->launches - t->on_time > BENCH_MAX_LATE_FRACTION * t->launches;
+        tight |= tallies[c].overruns > BENCH_MAX_OVERRUN_FRACTION * tallies[c].on_time;
     }
-    return tight ? BENCH_STAGE_TOO_TIGHT : disrupted ? BENCH_STAGE_DISRUPTED
-                                                     : BENCH_STAGE_KEPT;
+    if (tight) {
+        return BENCH_STAGE_TOO_TIGHT;
+    }
+    return late_rounds > BENCH_MAX_LATE_FRACTION * rounds ? BENCH_STAGE_DISRUPTED
+                                                          : BENCH_STAGE_KEPT;
 }

@@ -13,33 +13,36 @@
  * the unit tests can state the rule).
  *
  * A launch is valid when every rank started it within --late-ns of the
- * schedule and it ended inside its slot b.  Two things make a launch
- * invalid, and they mean different things:
- *  - an overrun: the launch started on time and did not fit.  The slot
- *    is too short (the next launch on that rank starts late), and
- *    dropping such launches would drop the slowest ones: more than
+ * schedule and it ended inside its slot b.  A stage runs in rounds, one
+ * launch of every component each.  Two things make launches invalid, and
+ * they mean different things:
+ *  - an overrun: a launch started on time and did not fit.  The slot is
+ *    too short (the next launch on that rank starts late), and dropping
+ *    such launches would drop the slowest ones: more than
  *    BENCH_MAX_OVERRUN_FRACTION of a component's on-time launches doubles
  *    b and discards the stage;
  *  - a late start: some rank was still elsewhere (descheduled, or
- *    interrupted) when the launch was due.  That happens before the
- *    call, whatever the call takes, so dropping the launch keeps the
- *    sample fair; only when more than BENCH_MAX_LATE_FRACTION of a
- *    component's launches start late (the clock offsets went stale, the
- *    machine is busy) is the stage discarded.
- * Otherwise the stage is kept, and its valid launches count.
+ *    interrupted) when a launch was due.  That happens before the call,
+ *    but a rank held up once may be slow in the calls around it too, so
+ *    the whole round is dropped: every component loses the same moments
+ *    and the comparison stays paired.  Only when more than
+ *    BENCH_MAX_LATE_FRACTION of the rounds have a late start (the clock
+ *    offsets went stale, the machine is busy) is the stage discarded.
+ * Otherwise the stage is kept, and the valid launches of its rounds
+ * without a late start count.
  *
- * Judging late starts on their own matters for long calls: a stage has
- * at least 4 launches per component, and with 16 ranks waiting for each
- * launch one late start among them was common on a virtual machine; a
- * rule of "at most 20 % invalid" then discarded every stage of a point
- * and left it with no valid launch (docs/performance.md).
+ * Judging late starts apart from overruns matters for long calls: a
+ * stage has at least 4 rounds, and with 16 ranks waiting for each launch
+ * one late start among them was common on a virtual machine; a rule of
+ * "at most 20 % of a component's launches invalid" then discarded every
+ * stage of a point and left it with no valid launch (docs/performance.md).
  */
 
 #ifndef SHMCICO_BENCH_JUDGE_H
 #define SHMCICO_BENCH_JUDGE_H
 
 #define BENCH_MAX_OVERRUN_FRACTION 0.1     /* of a component's on-time launches */
-#define BENCH_MAX_LATE_FRACTION 0.25       /* of a component's launches */
+#define BENCH_MAX_LATE_FRACTION 0.25       /* of a stage's rounds */
 
 /** One component's launches in a stage. */
 typedef struct {
@@ -49,12 +52,14 @@ typedef struct {
 } bench_stage_tally_t;
 
 typedef enum {
-    BENCH_STAGE_KEPT,           /**< its valid launches count */
-    BENCH_STAGE_DISRUPTED,      /**< too many late starts: discarded, b kept */
+    BENCH_STAGE_KEPT,           /**< the valid launches of its on-time rounds count */
+    BENCH_STAGE_DISRUPTED,      /**< too many late rounds: discarded, b kept */
     BENCH_STAGE_TOO_TIGHT       /**< launches overran: discarded, b doubles */
 } bench_verdict_t;
 
-/** The verdict on a stage from the tallies of its n components. */
-bench_verdict_t bench_judge_stage(const bench_stage_tally_t *tallies, int n);
+/** The verdict on a stage from the tallies of its n components, and its
+ *  rounds, late_rounds of which had a launch that started late. */
+bench_verdict_t bench_judge_stage(const bench_stage_tally_t *tallies, int n,
+                                  int rounds, int late_rounds);
 
 #endif /* SHMCICO_BENCH_JUDGE_H */

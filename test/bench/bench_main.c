@@ -279,44 +279,59 @@ static unsigned long stage_first_round(const bench_point_t *point, const bench_p
     return point->next_launch - (unsigned long) plan->launches;
 }
 
+/* Rank 0: whether some launch of round r of a stage started late. */
+static bool round_late(const bench_point_t *point, int r)
+{
+    const double *late = point->slots;
+
+    for (int j = r * point->nactive; j < (r + 1) * point->nactive; ++j) {
+        if (late[j] > point->run->opt.late_s) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Rank 0: the verdict on a stage (the rule: bench_judge.h).  The late
  * starts and overruns of the stages after the warm-up are added up per
  * component, so that a point without a valid launch says why. */
 static bench_verdict_t judge_stage(bench_point_t *point, const bench_plan_t *plan)
 {
-    const bench_options_t *opt = &point->run->opt;
-    int n = (int) plan->launches * point->nactive;
+    int rounds = (int) plan->launches, n = rounds * point->nactive, late_rounds = 0;
     const double *late = point->slots, *end = point->slots + n;
     unsigned long first_round = stage_first_round(point, plan);
     bench_stage_tally_t t[BENCH_MAX_COMPONENTS] = { { 0 } };
 
     for (int j = 0; j < n; ++j) {
         int c = slot_component(point, first_round, j);
-        bool started = late[j] <= opt->late_s, fits = end[j] <= plan->b;
+        bool started = late[j] <= point->run->opt.late_s, fits = end[j] <= plan->b;
 
         ++t[c].launches;
         t[c].on_time += started;
         t[c].overruns += started && !fits;
     }
+    for (int r = 0; r < rounds; ++r) {
+        late_rounds += round_late(point, r);
+    }
     for (int c = 0; point->stage > 0 && c < BENCH_MAX_COMPONENTS; ++c) {
         point->late[c] += (unsigned long) (t[c].launches - t[c].on_time);
         point->overran[c] += (unsigned long) t[c].overruns;
     }
-    return bench_judge_stage(t, BENCH_MAX_COMPONENTS);
+    return bench_judge_stage(t, BENCH_MAX_COMPONENTS, rounds, late_rounds);
 }
 
-/* Rank 0: a launch's time is the largest end over the ranks. */
+/* Rank 0: a launch's time is the largest end over the ranks; the
+ * launches of a round with a late start are dropped together. */
 static void keep_valid_launches(bench_point_t *point, const bench_plan_t *plan)
 {
-    const bench_options_t *opt = &point->run->opt;
     int n = (int) plan->launches * point->nactive;
-    const double *late = point->slots, *end = point->slots + n;
+    const double *end = point->slots + n;
     unsigned long first_round = stage_first_round(point, plan);
 
     for (int j = 0; j < n; ++j) {
         int c = slot_component(point, first_round, j);
 
-        if (late[j] <= opt->late_s && end[j] <= plan->b) {
+        if (!round_late(point, j / point->nactive) && end[j] <= plan->b) {
             point->times[c][point->valid[c]++] = end[j];
         }
     }
@@ -512,6 +527,7 @@ static void measure_stages(bench_point_t *point, bench_pool_t *pool)
         memset(point->late, 0, sizeof(point->late));
         memset(point->overran, 0, sizeof(point->overran));
         point->stage = 0;
+        point->disrupted = 0;
         sync_clocks(point);
         run_stages(point, pool);
     }

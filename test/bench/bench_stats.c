@@ -134,6 +134,21 @@ static const char *served_text(const bench_row_t *row, char *buf, size_t len)
     return buf;
 }
 
+/* ", late starts A/B, overruns A/B": each component's launches that
+ * started late and that overran their slot, over the stages after the
+ * warm-up (discarded ones included; since the last clock sync) */
+static void print_late_and_overruns(FILE *out, const bench_row_t *rows, int n)
+{
+    fprintf(out, ", late starts");
+    for (int c = 0; c < n; ++c) {
+        fprintf(out, "%s%lu", 0 == c ? " " : "/", rows[c].late);
+    }
+    fprintf(out, ", overruns");
+    for (int c = 0; c < n; ++c) {
+        fprintf(out, "%s%lu", 0 == c ? " " : "/", rows[c].overran);
+    }
+}
+
 static void print_time(FILE *out, double seconds)
 {
     if (isnan(seconds)) {
@@ -170,9 +185,10 @@ void bench_report_progress(const bench_run_t *run, const bench_row_t *rows,
     if (0 == rows[0].stages) {
         fprintf(stderr, " (not timed)\n");
     } else {
-        fprintf(stderr, " (b %.1f us, %d stages, %d disrupted, late starts %lu, "
-                "overruns %lu)\n", rows[0].b * US, rows[0].stages, rows[0].disrupted,
-                rows[0].late, rows[0].overran);
+        fprintf(stderr, " (b %.1f us, %d stages, %d disrupted", rows[0].b * US,
+                rows[0].stages, rows[0].disrupted);
+        print_late_and_overruns(stderr, rows, nrows);
+        fprintf(stderr, ")\n");
     }
 }
 
@@ -284,14 +300,8 @@ static void print_why_invalid(FILE *out, const bench_row_t *rows, int n)
     if (!none || rows[0].stages < 2) {
         return;
     }
-    fprintf(out, "  (%d stages after the warm-up; late starts", rows[0].stages - 1);
-    for (int c = 0; c < n; ++c) {
-        fprintf(out, "%s%lu", 0 == c ? " " : "/", rows[c].late);
-    }
-    fprintf(out, ", overruns");
-    for (int c = 0; c < n; ++c) {
-        fprintf(out, "%s%lu", 0 == c ? " " : "/", rows[c].overran);
-    }
+    fprintf(out, "  (last try: %d stages after the warm-up", rows[0].stages - 1);
+    print_late_and_overruns(out, rows, n);
     fprintf(out, ")");
 }
 

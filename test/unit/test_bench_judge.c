@@ -9,51 +9,57 @@
 
 /*
  * The benchmark's verdict on a stage (test/bench/bench_judge.h): launches
- * that overran their slot lengthen it; late starts only discard a stage
- * when they are many; one late start among a component's four launches,
- * the shortest stage, leaves the other three valid.
+ * that overran their slot lengthen it; late starts discard a stage only
+ * when many of its rounds have one; one late round among four, the
+ * shortest stage, leaves the other three rounds valid.
  */
 
 #include "bench_judge.h"
 #include "unit.h"
 
-/* a stage of two components, the second clean */
-static bench_verdict_t judge(int launches, int on_time, int overruns)
+/* a stage of two components, the second clean, of launches rounds */
+static bench_verdict_t judge(int launches, int on_time, int overruns, int late_rounds)
 {
     bench_stage_tally_t t[2] = { { launches, on_time, overruns },
                                  { launches, launches, 0 } };
 
-    return bench_judge_stage(t, 2);
+    return bench_judge_stage(t, 2, launches, late_rounds);
 }
 
 int main(void)
 {
     /* clean stages are kept */
-    CHECK(BENCH_STAGE_KEPT == judge(4, 4, 0), "four on time");
-    CHECK(BENCH_STAGE_KEPT == judge(100, 100, 0), "a hundred on time");
-    /* one late start of four: the other three count (the rule of at
-     * most 20 % invalid discarded this stage, and at 16 ranks every
-     * stage of a point of long calls) */
-    CHECK(BENCH_STAGE_KEPT == judge(4, 3, 0), "one of four late");
-    CHECK(BENCH_STAGE_KEPT == judge(100, 75, 0), "a quarter late");
-    /* many late starts: the schedule or the machine is off */
-    CHECK(BENCH_STAGE_DISRUPTED == judge(4, 2, 0), "two of four late");
-    CHECK(BENCH_STAGE_DISRUPTED == judge(100, 74, 0), "more than a quarter late");
-    CHECK(BENCH_STAGE_DISRUPTED == judge(4, 0, 0), "none on time");
+    CHECK(BENCH_STAGE_KEPT == judge(4, 4, 0, 0), "four on time");
+    CHECK(BENCH_STAGE_KEPT == judge(100, 100, 0, 0), "a hundred on time");
+    /* one late round of four: the other three count (the rule of at
+     * most 20 % of a component's launches invalid discarded this stage,
+     * and at 16 ranks every stage of a point of long calls) */
+    CHECK(BENCH_STAGE_KEPT == judge(4, 3, 0, 1), "one round of four late");
+    CHECK(BENCH_STAGE_KEPT == judge(100, 75, 0, 25), "a quarter of the rounds late");
+    /* many late rounds: the schedule or the machine is off */
+    CHECK(BENCH_STAGE_DISRUPTED == judge(4, 2, 0, 2), "two rounds of four late");
+    CHECK(BENCH_STAGE_DISRUPTED == judge(100, 74, 0, 26), "more than a quarter late");
+    CHECK(BENCH_STAGE_DISRUPTED == judge(4, 0, 0, 4), "none on time");
+    /* late starts of the other component count the same */
+    {
+        bench_stage_tally_t t[2] = { { 4, 4, 0 }, { 4, 2, 0 } };
+
+        CHECK(BENCH_STAGE_DISRUPTED == bench_judge_stage(t, 2, 4, 2), "second one late");
+    }
     /* an overrun among few launches: the slot is too short */
-    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 4, 1), "one of four overran");
-    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 1, 1), "overran, then late");
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 4, 1, 0), "one of four overran");
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 1, 1, 3), "overran, then late");
     /* among many, up to a tenth of the on-time launches may overrun
      * (they are dropped); more lengthen the slot */
-    CHECK(BENCH_STAGE_KEPT == judge(100, 100, 10), "a tenth overran");
-    CHECK(BENCH_STAGE_TOO_TIGHT == judge(100, 100, 11), "more than a tenth overran");
+    CHECK(BENCH_STAGE_KEPT == judge(100, 100, 10, 0), "a tenth overran");
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(100, 100, 11, 0), "more than a tenth overran");
     /* a too short slot wins over late starts: doubling b cures both */
-    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 2, 2), "overruns and late starts");
-    /* every component is judged on its own launches */
+    CHECK(BENCH_STAGE_TOO_TIGHT == judge(4, 2, 2, 2), "overruns and late starts");
+    /* every component is judged on its own overruns */
     {
-        bench_stage_tally_t t[3] = { { 4, 4, 0 }, { 4, 4, 0 }, { 4, 2, 0 } };
+        bench_stage_tally_t t[3] = { { 4, 4, 0 }, { 4, 4, 0 }, { 4, 4, 1 } };
 
-        CHECK(BENCH_STAGE_DISRUPTED == bench_judge_stage(t, 3), "third component late");
+        CHECK(BENCH_STAGE_TOO_TIGHT == bench_judge_stage(t, 3, 4, 0), "third one overran");
     }
     return unit_report("test_bench_judge");
 }
