@@ -44,9 +44,8 @@
 #define BENCH_MAX_OVERRUN_FRACTION 0.1     /* of a component's on-time launches */
 #define BENCH_MAX_LATE_FRACTION 0.25       /* of a stage's rounds */
 
-/** One component's launches in a stage. */
+/** One component's launches in a stage (one a round). */
 typedef struct {
-    int launches;
     int on_time;                /**< started within --late-ns on every rank */
     int overruns;               /**< started on time, ended after the slot */
 } bench_stage_tally_t;

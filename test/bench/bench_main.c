@@ -306,15 +306,16 @@ static bench_verdict_t judge_stage(bench_point_t *point, const bench_plan_t *pla
         int c = slot_component(point, first_round, j);
         bool started = late[j] <= point->run->opt.late_s, fits = end[j] <= plan->b;
 
-        ++t[c].launches;
         t[c].on_time += started;
         t[c].overruns += started && !fits;
     }
     for (int r = 0; r < rounds; ++r) {
         late_rounds += round_late(point, r);
     }
-    for (int c = 0; point->stage > 0 && c < BENCH_MAX_COMPONENTS; ++c) {
-        point->late[c] += (unsigned long) (t[c].launches - t[c].on_time);
+    for (int a = 0; point->stage > 0 && a < point->nactive; ++a) {
+        int c = point->active[a];
+
+        point->late[c] += (unsigned long) (rounds - t[c].on_time);
         point->overran[c] += (unsigned long) t[c].overruns;
     }
     return bench_judge_stage(t, BENCH_MAX_COMPONENTS, rounds, late_rounds);
@@ -328,11 +329,16 @@ static void keep_valid_launches(bench_point_t *point, const bench_plan_t *plan)
     const double *end = point->slots + n;
     unsigned long first_round = stage_first_round(point, plan);
 
-    for (int j = 0; j < n; ++j) {
-        int c = slot_component(point, first_round, j);
+    for (int r = 0; r < (int) plan->launches; ++r) {
+        if (round_late(point, r)) {
+            continue;
+        }
+        for (int j = r * point->nactive; j < (r + 1) * point->nactive; ++j) {
+            int c = slot_component(point, first_round, j);
 
-        if (!round_late(point, j / point->nactive) && end[j] <= plan->b) {
-            point->times[c][point->valid[c]++] = end[j];
+            if (end[j] <= plan->b) {
+                point->times[c][point->valid[c]++] = end[j];
+            }
         }
     }
     for (int a = 0; a < point->nactive; ++a) {
