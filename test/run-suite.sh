@@ -51,6 +51,7 @@ suite=${1:-default}
 
 : "${MPIRUN:?}" "${OMPI_INFO:?}" "${OMPI_PKGLIBDIR:?}" "${COMPONENT_DIR:?}"
 : "${ABI_COMPONENT_DIR:?}"
+: "${ABI_LAYOUT_COMPONENT_DIR:?}"
 
 export OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$COMPONENT_DIR"
 if [ "$(id -u)" = 0 ]; then
@@ -343,6 +344,12 @@ default_suite() {
     run_case abi-mismatch-refused 120 \
         --expect 'built for Open MPI [0-9]+\.99 but runs in "Open MPI v[0-9]+\.[0-9]' \
         -- env OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$ABI_COMPONENT_DIR" \
+           "$MPIRUN" --oversubscribe -np 2 mpi/test_plain absent
+    # the same series, objects laid out as by --enable-debug: without the
+    # check the DSO loaded and the job died of SIGABRT
+    run_case abi-layout-refused 120 \
+        --expect 'laid out otherwise than those of the running Open MPI \(opal_object_t: [0-9]+ bytes when built, [0-9]+ here' \
+        -- env OMPI_MCA_mca_base_component_path="$OMPI_PKGLIBDIR:$ABI_LAYOUT_COMPONENT_DIR" \
            "$MPIRUN" --oversubscribe -np 2 mpi/test_plain absent
     run_case invalid-parameters-corrected 120 \
         --expect 'invalid coll_shmcico_slots \(not a multiple of banks\) 7, using 8' \

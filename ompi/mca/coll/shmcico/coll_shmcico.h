@@ -236,6 +236,10 @@ typedef struct mca_coll_shmcico_module_t {
 OBJ_CLASS_DECLARATION(mca_coll_shmcico_module_t);
 
 /* component and module */
+/** Whether the running Open MPI is the series this DSO was built for,
+ *  with its objects laid out as this DSO's headers lay them out (says
+ *  why not). */
+bool mca_coll_shmcico_abi_matches(void);
 int mca_coll_shmcico_init_query(bool enable_progress_threads,
                                 bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *comm,

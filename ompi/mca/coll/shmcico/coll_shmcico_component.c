@@ -9,9 +9,9 @@
  */
 
 /*
- * The component: its MPI_T counters, opening and closing, and the check
- * that the running Open MPI is the series this DSO was built for (its MCA
- * parameters are in coll_shmcico_params.c).
+ * The component: its MPI_T counters, opening and closing (its MCA
+ * parameters are in coll_shmcico_params.c, the check that the running
+ * Open MPI is one it may touch in coll_shmcico_abi.c).
  */
 
 #include "ompi_config.h"
@@ -28,15 +28,6 @@
 #include "coll_shmcico.h"
 #include "coll_shmcico_residency.h"
 #include "coll_shmcico_shm.h"
-
-/* The Open MPI series whose internal ABI this DSO uses.  Components see
- * Open MPI's internal structures, which change between series. */
-#ifndef MCA_COLL_SHMCICO_BUILT_MAJOR
-#define MCA_COLL_SHMCICO_BUILT_MAJOR OMPI_MAJOR_VERSION
-#endif
-#ifndef MCA_COLL_SHMCICO_BUILT_MINOR
-#define MCA_COLL_SHMCICO_BUILT_MINOR OMPI_MINOR_VERSION
-#endif
 
 static int shmcico_register(void);
 static int shmcico_open(void);
@@ -169,41 +160,17 @@ static void register_counters(void)
                                             NULL, NULL, NULL, &c->segment_bytes);
 }
 
-static bool runtime_series_matches(void);
-
 /* Registration is the first call into a loaded component (ompi_info
- * makes it too): a component built for another series refuses here. */
+ * makes it too): a component built for another Open MPI refuses here. */
 static int shmcico_register(void)
 {
-    if (!runtime_series_matches()) {
+    if (!mca_coll_shmcico_abi_matches()) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
     mca_coll_shmcico_params_register();
     register_op_counters();
     register_counters();
     return OMPI_SUCCESS;
-}
-
-/* ------------------------------------------------------------------ */
-/* The running Open MPI must be the series this DSO was built for      */
-
-static bool runtime_series_matches(void)
-{
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0, major = -1, minor = -1;
-
-    if (MPI_SUCCESS != MPI_Get_library_version(version, &len)
-        || 2 != sscanf(version, "Open MPI v%d.%d", &major, &minor)
-        || major != MCA_COLL_SHMCICO_BUILT_MAJOR
-        || minor != MCA_COLL_SHMCICO_BUILT_MINOR) {
-        opal_output(0, "coll:shmcico: this component was built for Open MPI "
-                    "%d.%d but runs in \"%.40s\"; it disables itself (rebuild "
-                    "it against the Open MPI in use)",
-                    MCA_COLL_SHMCICO_BUILT_MAJOR, MCA_COLL_SHMCICO_BUILT_MINOR,
-                    version);
-        return false;
-    }
-    return true;
 }
 
 /* The cache probe's threshold of this process: none, the parameter, or
