@@ -596,6 +596,14 @@ default_suite() {
     done
     run_case many-comms-memory-limit 600 \
         -- mpi 2 max_memory $((20 * 147456)) -- mpi/test_many_comms 20
+    # processes of two jobs (MPI_Comm_spawn, MPI_Intercomm_merge): 2 + 2
+    # (single copy for every 4 MiB block) and 1 + 4 (Bcast through the
+    # queues); Open MPI 5.0.7's btl/tcp needs lo named to reach the
+    # spawned job here
+    for split in 2+2 1+4; do
+        run_case "spawn-two-jobs-$split" 300 \
+            -- mpi "${split%+*}" -- --mca btl_tcp_if_include lo mpi/test_spawn "${split#*+}"
+    done
     for np in 2 3; do
         run_case "threads-np$np" 600 -- mpi $np -- mpi/test_threads
     done
