@@ -12,7 +12,7 @@
  * Whether the running Open MPI is one this DSO may touch.  A component
  * reads and writes Open MPI's internal structures as the headers it was
  * compiled against lay them out, so before the component registers
- * anything it checks two things (docs/user-guide.md, "Installing"):
+ * anything it checks two things (docs/user-guide.md, "Install"):
  *
  *  - the release series (4.1, 5.0): structures change between series;
  *  - the size of every kind of object it touches, as the running Open
@@ -80,11 +80,12 @@ typedef struct {
 
 static bool layout_matches(void)
 {
-    /* every kind of object the component reads, writes or extends */
+    /* the objects whose fields the component reads or writes, or that
+     * it extends (a proc or an info it only passes on by pointer) */
     const layout_t layouts[] = {
         LAYOUT(opal_object_t), LAYOUT(opal_datatype_t), LAYOUT(opal_convertor_t),
-        LAYOUT(ompi_datatype_t), LAYOUT(ompi_group_t), LAYOUT(ompi_request_t),
-        LAYOUT(ompi_communicator_t), LAYOUT(mca_coll_base_module_t)
+        LAYOUT(opal_mutex_t), LAYOUT(ompi_datatype_t), LAYOUT(ompi_group_t),
+        LAYOUT(ompi_request_t), LAYOUT(ompi_communicator_t), LAYOUT(mca_coll_base_module_t)
     };
 
     for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); ++k) {
