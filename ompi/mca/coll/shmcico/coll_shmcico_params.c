@@ -66,10 +66,14 @@
 static const struct {
     size_t single_min;
     size_t probe_max;
-    size_t own_streaming_min;   /* docs/results/own-streaming-np2: from there streaming
-                                   stores won warm and cold; below, a root's own copy,
-                                   beside the other process's, lost warm, and an
-                                   Allgather(v)'s at 1 MiB won or lost by the run */
+    size_t own_streaming_min;   /* the better worst case of two hosts: on one (L2 2 MiB
+                                   per core, docs/results/own-streaming-np2) streaming
+                                   stores won warm and cold from 2 MiB, on the other
+                                   (L2 1 MiB, L3 32 MiB, docs/results/own-streaming-8m-np2)
+                                   they lost warm at 2 and 4 MiB (Allgatherv 1.11 and
+                                   1.06 of coll/tuned against 0.98 and 0.96) and won
+                                   from 8 MiB; cold destinations below it go so by the
+                                   cache probe */
     size_t single_max_procs;    /* docs/results/device-np16: a Bcast of 8 and 16
                                    processes took 1.4 to 3.1 times as long by single
                                    copy as through the queues, at 4 processes 0.69 to
@@ -80,13 +84,13 @@ static const struct {
                                    4 MiB, at 8 processes 0.74 to 1.46, at 4 processes
                                    0.58 to 0.94 warm; 0: no limit */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 10 << 10, (size_t) 8 << 20, (size_t) 2 << 20, 4 },   /* bcast: no own block */
-    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20, 0 },    /* scatter */
-    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 2 << 20, 0 },    /* scatterv */
-    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20, 0 }, /* gather */
-    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 2 << 20, 0 }, /* gatherv */
-    { (size_t) 12 << 10, 0, (size_t) 2 << 20, 8 },                  /* allgather */
-    { (size_t) 12 << 10, 0, (size_t) 2 << 20, 8 }                   /* allgatherv */
+    { (size_t) 10 << 10, (size_t) 8 << 20, (size_t) 8 << 20, 4 },  /* bcast: no own block */
+    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 0 },    /* scatter */
+    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 0 },    /* scatterv */
+    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gather */
+    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gatherv */
+    { (size_t) 12 << 10, 0, (size_t) 8 << 20, 8 },                  /* allgather */
+    { (size_t) 12 << 10, 0, (size_t) 8 << 20, 8 }                   /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
