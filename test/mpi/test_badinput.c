@@ -22,11 +22,19 @@
  *    complete (a sender does not wait for the root: its part is done);
  *  - the same at any other process, or at any process of an
  *    Allgather(v) (which has no deciding process): that process gets the
- *    error, it still takes part, the others complete;
+ *    error, it still takes part, the others complete; an Allgather(v)
+ *    process whose receive counts alone are bad still sends its block,
+ *    so the others get every block;
  *  - MPI_IN_PLACE where MPI gives it no meaning (a Bcast buffer, a
  *    Scatter(v) receive buffer or Gather(v) send buffer at a process
  *    other than the root): MPI_ERR_ARG as Open MPI's checks give, at that
  *    process, or everywhere for a Bcast root;
+ *  - MPI_IN_PLACE as a buffer of blocks (an Allgatherv receive buffer,
+ *    a Gatherv root's receive buffer, a Scatterv root's send buffer),
+ *    with displacements that put every block past page 0: MPI_ERR_ARG
+ *    at that process (everywhere for the Scatterv root), the others
+ *    complete, and the Allgatherv process's block reaches them (it was
+ *    taken as address 1 and written to or read from);
  *  - a receiver with more room than the root sends: success;
  *  - a Scatter root that sends nothing but has room for its own block:
  *    success, every receive buffer untouched; a Gather root that expects
@@ -342,9 +350,18 @@ static void allgatherv_cases(void)
     if (0 == rank) {
         counts[size - 1] = -1;
     }
+    st_fill(sbuf.data, N * sizeof(int), 40 + (uint64_t) rank);
     err = MPI_Allgatherv(sbuf.data, N, MPI_INT, rbuf.data, counts, displs, MPI_INT,
                          MPI_COMM_WORLD);
     expect(err, 0 == rank ? MPI_ERR_COUNT : MPI_SUCCESS, "allgatherv, negative count at rank 0");
+    /* rank 0's send buffer was good: its block reached the others (it
+     * once announced a fault instead, and they returned success without
+     * it) */
+    for (int i = 0; 0 != rank && i < size; ++i) {
+        ST_CHECK(st_first_wrong((int *) rbuf.data + (size_t) i * N, N * sizeof(int),
+                                40 + (uint64_t) i) < 0,
+                 "allgatherv, negative count at rank 0: block %d wrong at rank %d", i, rank);
+    }
     counts[size - 1] = N;
     still_works(ST_ALLGATHERV, "a negative count at rank 0");
 
@@ -354,6 +371,44 @@ static void allgatherv_cases(void)
            "allgatherv, NULL send buffer at rank 1");
     still_works(ST_ALLGATHERV, "a NULL send buffer at rank 1");
     ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "allgatherv: guard bytes overwritten");
+    st_free(&sbuf);
+    st_free(&rbuf);
+}
+
+/* MPI_IN_PLACE where a buffer of blocks belongs, every block at least
+ * a page past it */
+static void in_place_blocks(void)
+{
+    int counts[64], displs[64];
+    size_t past = 4096 / sizeof(int);
+    st_buf rbuf = st_alloc((past + (size_t) size * N) * sizeof(int));
+    st_buf sbuf = st_alloc(N * sizeof(int));
+    int *blocks = (int *) rbuf.data + past, err;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = N;
+        displs[i] = (int) past + i * N;
+    }
+    st_fill(sbuf.data, N * sizeof(int), 50 + (uint64_t) rank);
+    err = MPI_Allgatherv(sbuf.data, N, MPI_INT, 1 == rank ? MPI_IN_PLACE : rbuf.data, counts,
+                         displs, MPI_INT, MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS, "allgatherv into MPI_IN_PLACE at rank 1");
+    for (int i = 0; 1 != rank && i < size; ++i) {
+        ST_CHECK(st_first_wrong(blocks + (size_t) i * N, N * sizeof(int), 50 + (uint64_t) i) < 0,
+                 "allgatherv into MPI_IN_PLACE at rank 1: block %d wrong at rank %d", i, rank);
+    }
+    still_works(ST_ALLGATHERV, "MPI_IN_PLACE as a receive buffer of blocks");
+
+    err = MPI_Gatherv(sbuf.data, N, MPI_INT, 0 == rank ? MPI_IN_PLACE : rbuf.data, counts,
+                      displs, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, 0 == rank ? MPI_ERR_ARG : MPI_SUCCESS, "gatherv into MPI_IN_PLACE at the root");
+    still_works(ST_GATHERV, "MPI_IN_PLACE as the root's receive buffer");
+
+    err = MPI_Scatterv(0 == rank ? MPI_IN_PLACE : sbuf.data, counts, displs, MPI_INT,
+                       sbuf.data, N, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(err, MPI_ERR_ARG, "scatterv from MPI_IN_PLACE at the root");
+    still_works(ST_SCATTERV, "MPI_IN_PLACE as the root's send buffer");
+    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "in place blocks: guard bytes overwritten");
     st_free(&sbuf);
     st_free(&rbuf);
 }
@@ -377,5 +432,6 @@ int main(int argc, char **argv)
     bottom_with_addresses(100);     /* the small path */
     bottom_with_addresses(65536);   /* the skeleton */
     allgatherv_cases();
+    in_place_blocks();
     return st_finish("test_badinput");
 }

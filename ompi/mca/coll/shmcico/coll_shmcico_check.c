@@ -81,7 +81,10 @@ static int blocks_bytes(const mca_coll_shmcico_blocks_t *layout,
 
 /* Each non-empty block where it starts, as the small path looks at it:
  * with MPI_BOTTOM and absolute displacements the buffer itself is NULL
- * while no block is in page 0. */
+ * while no block is in page 0.  MPI_IN_PLACE is never a buffer of
+ * blocks (a Scatter(v) root's send buffer, a Gather(v) root's or an
+ * Allgather(v) receive buffer): MPI_ERR_ARG, as Open MPI's argument
+ * checks give, where it would otherwise be address 1. */
 int mca_coll_shmcico_check_blocks(const void *buf,
                                   const mca_coll_shmcico_blocks_t *layout,
                                   struct ompi_datatype_t *dtype, int nprocs)
@@ -90,6 +93,9 @@ int mca_coll_shmcico_check_blocks(const void *buf,
     size_t bytes, type_size;
     int error = blocks_bytes(layout, dtype, nprocs, &bytes);
 
+    if (MPI_SUCCESS == error && MPI_IN_PLACE == buf) {
+        return MPI_ERR_ARG;
+    }
     if (MPI_SUCCESS != error || 0 == bytes) {
         return error;
     }

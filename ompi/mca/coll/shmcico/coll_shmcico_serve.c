@@ -403,6 +403,20 @@ static bool serve_across_nodes(const mca_coll_shmcico_args_t *a,
     return true;
 }
 
+/* The error this process's block carries to the others (FAULT): a
+ * Bcast, Scatter(v) or Gather(v) root's bad buffer of blocks or own
+ * buffer, a sender's bad send buffer.  An Allgather(v) process whose
+ * receive arguments are bad still sends its block when its send buffer
+ * is good: the others then get every block, and it alone its error. */
+static int send_error(const mca_coll_shmcico_args_t *a, int me, int blocks_error,
+                      int own_error)
+{
+    if (!own_sends(a, me)) {
+        return is_rooted(a->op) ? blocks_error : MPI_SUCCESS;
+    }
+    return is_rooted(a->op) && MPI_SUCCESS != blocks_error ? blocks_error : own_error;
+}
+
 /* ------------------------------------------------------------------ */
 /* The skeleton                                                         */
 
@@ -502,8 +516,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     verdict = (mca_coll_shmcico_verdict_t) {
         .decline = decider && 0 != module->params.max_bytes[a->op]
                    && largest > module->params.max_bytes[a->op],
-        .error = MPI_SUCCESS != blocks_error ? blocks_error
-                 : own_sends(a, me) ? own_error : MPI_SUCCESS
+        .error = send_error(a, me, blocks_error, own_error)
     };
     result = move(a, module, p, in_place, MCA_COLL_SHMCICO_SMALL_SENT == path, &verdict);
     result.queued += small.queued;  /* what the small path wrote */

@@ -80,8 +80,9 @@ static bool spans_of_blocks(const mca_coll_shmcico_args_t *a, const limits_t *li
     ptrdiff_t lb, extent, true_lb, true_extent;
     size_t size;
 
-    if (!ompi_datatype_is_contiguous_memory_layout(a->blocks_type, 2)) {
-        return false;               /* not dense: blocks are not plain bytes */
+    if (!ompi_datatype_is_contiguous_memory_layout(a->blocks_type, 2)
+        || MPI_IN_PLACE == a->blocks_buf) {
+        return false;               /* not dense, or erroneous: the skeleton's */
     }
     ompi_datatype_type_size(a->blocks_type, &size);
     ompi_datatype_get_extent(a->blocks_type, &lb, &extent);
