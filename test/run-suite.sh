@@ -310,8 +310,8 @@ default_suite() {
         --expect 'coll_shmcico_gatherv_single_copy_min" \(current value: "16384", data source: default' \
         --expect 'coll_shmcico_allgather_single_copy_min" \(current value: "12288", data source: default' \
         --expect 'coll_shmcico_streaming_min" \(current value: "4096", data source: default' \
-        --expect 'coll_shmcico_gather_own_streaming_min" \(current value: "2097152", data source: default' \
-        --expect 'coll_shmcico_allgather_own_streaming_min" \(current value: "2097152", data source: default' \
+        --expect 'coll_shmcico_gather_own_streaming_min" \(current value: "8388608", data source: default' \
+        --expect 'coll_shmcico_allgather_own_streaming_min" \(current value: "8388608", data source: default' \
         --expect 'coll_shmcico_gather_streamed_bytes"' \
         --expect 'coll_shmcico_allgatherv_single_copy_min" \(current value: "12288", data source: default' \
         --expect 'coll_shmcico_bcast_single_copy_max_procs" \(current value: "4", data source: default' \
