@@ -595,7 +595,8 @@ default_suite() {
         run_case "bad-input-np$np" 300 -- mpi $np -- --mca mpi_param_check 0 mpi/test_badinput
     done
     run_case many-comms-memory-limit 600 \
-        -- mpi 2 max_memory $((20 * 147456)) -- mpi/test_many_comms 20
+        --expect 'no shared segment \(over coll_shmcico_max_memory in ' \
+        -- mpi 2 max_memory $((20 * 147456)) verbose 1 -- mpi/test_many_comms 20
     # processes of two jobs (MPI_Comm_spawn, MPI_Intercomm_merge): 2 + 2
     # (single copy for every 4 MiB block) and 1 + 4 (Bcast through the
     # queues); Open MPI 5.0.7's btl/tcp needs lo named to reach the

@@ -178,9 +178,10 @@ static void fill_offer(setup_t *s)
     s->offer.params = s->module->params;
 }
 
-/* Status codes of the setup are errno values; this one stands for the
- * memory limit of coll_shmcico_max_memory. */
-#define OVER_MEMORY_LIMIT EDQUOT
+/* Status codes of the setup are errno values; this one, outside their
+ * range, stands for the memory limit of coll_shmcico_max_memory (a real
+ * EDQUOT from a backing directory with quotas is its own). */
+#define OVER_MEMORY_LIMIT (-1)
 
 /* Take the segment's bytes in the component's segment_bytes, within
  * coll_shmcico_max_memory.  Taken before the file is made or mapped, in
