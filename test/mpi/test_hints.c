@@ -399,6 +399,11 @@ static void set_info(void)
     expect_no_info(comm, "shmcico_max_bytes", "a negative size");
     set_hint(comm, "shmcico_max_bytes", "+64");
     expect_no_info(comm, "shmcico_max_bytes", "a size with a sign");
+    /* no item, or an empty last one, is no value (both were taken) */
+    set_hint(comm, "shmcico_max_bytes", "");
+    expect_no_info(comm, "shmcico_max_bytes", "an empty value");
+    set_hint(comm, "shmcico_max_bytes", "bcast:64K,");
+    expect_no_info(comm, "shmcico_max_bytes", "a value ending in a comma");
     m = bcast(comm, 100, 8);
     ST_CHECK(1 == m.served, "after an invalid size limit: served +%llu", m.served);
     set_hint(comm, "shmcico_max_bytes", "50");

@@ -260,12 +260,15 @@ static bool parse_item(char *item, uint64_t *parsed)
 }
 
 /* "bytes" for every operation, or "op:bytes,op:bytes" for some: into
- * values only when all of it is valid */
+ * values only when all of it is valid (an empty value or item is not) */
 static bool parse_per_op(const char *value, uint64_t *values)
 {
     uint64_t parsed[MCA_COLL_SHMCICO_OP_COUNT];
     char item[64];
 
+    if ('\0' == *value || ',' == value[strlen(value) - 1]) {
+        return false;
+    }
     memcpy(parsed, values, sizeof(parsed));
     for (const char *at = value; '\0' != *at; at += '\0' != *at) {
         size_t len = strcspn(at, ",");
