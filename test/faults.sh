@@ -139,10 +139,9 @@ die_in_setup() {
     [ $status -ne 0 ] || fail "mpirun reported success"
     [ $((SECONDS - start)) -lt 60 ] || fail "the job did not end by itself"
     expect_no_process setup
-    # The runtime's daemon removes the file when the job ends, but can
-    # lose the race with mpirun's exit; then the next segment made in
-    # the directory removes it, once it is older than any setup
-    # (MCA_COLL_SHMCICO_STALE_SECONDS, 10 s) and nobody holds it.
+    # The next segment made in the directory removes the file, once it
+    # is older than any setup (MCA_COLL_SHMCICO_STALE_SECONDS, 10 s) and
+    # nobody holds it.
     if [ -n "$(ls -A "$dir")" ]; then
         echo "-- left by the job: $(ls -A "$dir"); the next job removes it"
         sleep 11

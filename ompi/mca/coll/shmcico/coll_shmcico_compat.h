@@ -19,8 +19,6 @@
  *   communicator id     c_contextid (uint32_t)  ompi_comm_print_cid()
  *   index in ompi_mpi_  c_contextid             c_index
  *   communicators
- *   PMIx cleanup hook   opal_pmix.register_     opal_pmix_register_
- *                       cleanup (a pointer)     cleanup() (a function)
  *   exported symbols    OMPI_MODULE_DECLSPEC    OMPI_DECLSPEC (either way
  *                                               "default" with GCC, below)
  *   runtime (process    ompi/mca/rte/rte.h      ompi/runtime/ompi_rte.h
@@ -54,7 +52,6 @@
 #elif OMPI_MAJOR_VERSION == 5
 
 #include "ompi/runtime/ompi_rte.h"
-#include "opal/mca/pmix/pmix-internal.h"
 
 #if defined(__has_include)
 #if __has_include("opal/mca/smsc/smsc.h")
@@ -73,12 +70,6 @@
 /** a communicator's index in ompi_mpi_communicators */
 #define MCA_COLL_SHMCICO_COMM_INDEX(comm) (comm)->c_index
 
-/** Ask the runtime to remove path when this job ends (best effort). */
-static inline void mca_coll_shmcico_remove_at_job_end(char *path)
-{
-    (void) opal_pmix_register_cleanup(path, false, false, false);
-}
-
 /** An info subscriber's callback and the type of its strings. */
 #define MCA_COLL_SHMCICO_HINT_VALUE const char *
 #define MCA_COLL_SHMCICO_HINT_CALLBACK(name, object, key, value)                \
@@ -87,7 +78,6 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 #else /* Open MPI 4.1 */
 
 #include "ompi/mca/rte/rte.h"
-#include "opal/mca/pmix/pmix.h"
 
 #define MCA_COLL_SHMCICO_BASE_VERSION MCA_COLL_BASE_VERSION_2_0_0
 #define MCA_COLL_SHMCICO_DECLSPEC OMPI_MODULE_DECLSPEC
@@ -95,13 +85,6 @@ static inline void mca_coll_shmcico_remove_at_job_end(char *path)
 #define MCA_COLL_SHMCICO_CID_FMT "%u"
 #define MCA_COLL_SHMCICO_CID(comm) (comm)->c_contextid
 #define MCA_COLL_SHMCICO_COMM_INDEX(comm) (comm)->c_contextid
-
-static inline void mca_coll_shmcico_remove_at_job_end(char *path)
-{
-    if (NULL != opal_pmix.register_cleanup) {
-        (void) opal_pmix.register_cleanup(path, false, false, false);
-    }
-}
 
 #define MCA_COLL_SHMCICO_HINT_VALUE char *
 #define MCA_COLL_SHMCICO_HINT_CALLBACK(name, object, key, value)                \

@@ -145,7 +145,8 @@ static void register_counters(void)
                      &c->single_copy_refused);
     register_counter("numa_pages_local",
                      "Pages of this process's queues found on its own NUMA node "
-                     "(move_pages check at segment creation)", &c->numa_pages_local);
+                     "(move_pages check at segment creation; on a machine of one NUMA "
+                     "node every page, without asking)", &c->numa_pages_local);
     register_counter("numa_pages_remote",
                      "Pages of this process's queues found on another NUMA node",
                      &c->numa_pages_remote);

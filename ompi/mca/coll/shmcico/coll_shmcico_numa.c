@@ -74,6 +74,12 @@ void mca_coll_shmcico_numa_release(void)
     pthread_mutex_unlock(&topology_lock);
 }
 
+/* NUMA nodes of the machine, 0 unknown */
+static int numa_nodes(void)
+{
+    return topology_ready() ? hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_NUMANODE) : 0;
+}
+
 /* node of the set of cpus, -1 when they span several nodes or none */
 static int node_of_cpuset(hwloc_const_cpuset_t cpuset)
 {
@@ -97,12 +103,16 @@ void mca_coll_shmcico_numa_query(mca_coll_shmcico_numa_info_t *info)
 
     info->node = -1;
     info->bound = false;
-    info->cpus = (int) sysconf(_SC_NPROCESSORS_ONLN);
     if (!topology_ready() || NULL == (cpuset = hwloc_bitmap_alloc())) {
+        info->cpus = (int) sysconf(_SC_NPROCESSORS_ONLN);   /* reads a file of /sys */
         return;
     }
     info->cpus = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topology));
-    if (0 == hwloc_get_cpubind(topology, cpuset, HWLOC_CPUBIND_PROCESS)) {
+    /* the calling thread's binding: with a process-wide query hwloc asks
+     * every thread of the process (half of a segment's setup time here),
+     * and where a runtime binds threads apart (OpenMP) the calling
+     * thread's is the one whose core uses the queue */
+    if (0 == hwloc_get_cpubind(topology, cpuset, HWLOC_CPUBIND_THREAD)) {
         info->node = node_of_cpuset(cpuset);
         info->bound = info->node >= 0;
     }
@@ -153,7 +163,11 @@ int mca_coll_shmcico_numa_check(void *addr, size_t len, int node,
 
     *pages = count;
     *on_node = 0;
-    if (NULL == where || NULL == status) {
+    if (0 == node && 1 == numa_nodes()) {
+        /* one node: every page is on it; asking would first fault each
+         * page in, half of a segment's setup time on such a machine */
+        *on_node = count;
+    } else if (NULL == where || NULL == status) {
         err = ENOMEM;
     } else {
         /* move_pages() only sees pages mapped in this process: read one

@@ -149,6 +149,10 @@ static int create_segment(setup_t *s, const int32_t *numa)
         o->path[0] = '\0';
         return err;
     }
+    /* The file lives only until every rank attached (about 100 us);
+     * should this process die in that window, its lock goes with it and
+     * the next segment made in the directory removes the file
+     * (shm_reap(); docs/reliability.md, "The backing file"). */
     s->lock_fd = fd;
     s->base = mca_coll_shmcico_shm_map(fd, s->layout.segment_size);
     if (NULL == s->base) {
@@ -239,17 +243,6 @@ static int offer_segment(setup_t *s)
     s->offer.status = err;
     for (int i = 1; i < s->size; ++i) {
         (void) send_to(s, &s->offer, sizeof(s->offer), i);
-    }
-    /* The file lives only until every rank attached; should this process
-     * die in that window, the runtime's daemon removes it when the job
-     * ends (as it does for btl/vader's segment files), and where the
-     * daemon loses that race, or this process dies before it asked, the
-     * next segment made in the directory does (its lock is gone with
-     * this process: shm_reap()).  Asked once the offer is out: the
-     * request waits for the daemon's answer (about 90 us here), which
-     * the others' attach now hides. */
-    if ('\0' != s->offer.path[0]) {
-        mca_coll_shmcico_remove_at_job_end(s->offer.path);
     }
     return err;
 }
