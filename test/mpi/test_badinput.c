@@ -34,7 +34,8 @@
  *    with displacements that put every block past page 0: MPI_ERR_ARG
  *    at that process (everywhere for the Scatterv root), the others
  *    complete, and the Allgatherv process's block reaches them (it was
- *    taken as address 1 and written to or read from);
+ *    taken as address 1 and written to or read from); with its send
+ *    buffer in place as well, it sends nothing;
  *  - a receiver with more room than the root sends: success;
  *  - a Scatter root that sends nothing but has room for its own block:
  *    success, every receive buffer untouched; a Gather root that expects
@@ -408,6 +409,15 @@ static void in_place_blocks(void)
                        sbuf.data, N, MPI_INT, 0, MPI_COMM_WORLD);
     expect(err, MPI_ERR_ARG, "scatterv from MPI_IN_PLACE at the root");
     still_works(ST_SCATTERV, "MPI_IN_PLACE as the root's send buffer");
+
+    /* in place at both ends: the block it would send sits in the buffer
+     * of blocks, so it sends none (it once sent from address 4097) */
+    err = MPI_Allgatherv(1 == rank ? MPI_IN_PLACE : sbuf.data, N, MPI_INT,
+                         1 == rank ? MPI_IN_PLACE : rbuf.data, counts, displs, MPI_INT,
+                         MPI_COMM_WORLD);
+    expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS,
+           "allgatherv in place into MPI_IN_PLACE at rank 1");
+    still_works(ST_ALLGATHERV, "MPI_IN_PLACE at both ends");
     ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "in place blocks: guard bytes overwritten");
     st_free(&sbuf);
     st_free(&rbuf);

@@ -189,9 +189,9 @@ static bool in_place_wrong(const mca_coll_shmcico_args_t *a, int me)
 /* this process's own buffer, as block p (empty when its arguments are
  * bad), probed when it goes to other processes (*cold counts it when
  * cold); MPI_IN_PLACE leaves none, but an Allgather(v) sends its block
- * from the buffer of blocks then */
+ * from the buffer of blocks then, which blocks_error judged */
 static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t *module,
-                    int me, int p, bool *none, int *cold)
+                    int me, int p, int blocks_error, bool *none, int *cold)
 {
     const void *buf = a->own_buf;
     size_t count = a->own_count;
@@ -208,7 +208,11 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         count = mca_coll_shmcico_block_count(&a->layout, me);
         type = a->blocks_type;
     }
-    error = wrong ? MPI_ERR_ARG : mca_coll_shmcico_check_buffer(buf, (int) count, type);
+    /* in place, an Allgather(v) block is only as good as the buffer of
+     * blocks it sits in (MPI_IN_PLACE there would be address 1) */
+    error = wrong ? MPI_ERR_ARG
+            : *none && MPI_SUCCESS != blocks_error ? blocks_error
+            : mca_coll_shmcico_check_buffer(buf, (int) count, type);
     if (MPI_SUCCESS != error) {
         buf = NULL;
         count = 0;
@@ -508,7 +512,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         blocks_error = open_blocks(a, module, p, !own_sends(a, me) && is_rooted(a->op),
                                    &largest, &cold);
     }
-    own_error = open_own(a, module, me, p, &in_place, &cold);
+    own_error = open_own(a, module, me, p, blocks_error, &in_place, &cold);
     probe_own_destination(a, module, me, p, in_place);
     if (MCA_COLL_SHMCICO_OP_BCAST == a->op) {
         largest = module->streams[p].stream.length;
