@@ -118,6 +118,14 @@ static void expect(int err, int want, const char *what)
              error_class(err), want);
 }
 
+/* a case's send and receive buffers: untouched around, then freed */
+static void free_checked(st_buf *sbuf, st_buf *rbuf, const char *what)
+{
+    ST_CHECK(st_guards_ok(sbuf) && st_guards_ok(rbuf), "%s: guard bytes overwritten", what);
+    st_free(sbuf);
+    st_free(rbuf);
+}
+
 static void bcast_cases(void)
 {
     st_buf buf = st_alloc(N * sizeof(int));
@@ -216,9 +224,7 @@ static void scatterv_cases(void)
     err = MPI_Scatter(sbuf.data, N, MPI_INT, rbuf.data, N, MPI_INT, size, MPI_COMM_WORLD);
     expect(err, MPI_ERR_ROOT, "scatter, root out of range");
     still_works_after(ST_SCATTER, "a root out of range", 0);
-    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "scatterv: guard bytes overwritten");
-    st_free(&sbuf);
-    st_free(&rbuf);
+    free_checked(&sbuf, &rbuf, "scatterv");
 }
 
 static void gatherv_cases(void)
@@ -253,9 +259,7 @@ static void gatherv_cases(void)
     expect(err, 0 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS,
            "gather, NULL receive buffer at the root");
     still_works(ST_GATHER, "a NULL receive buffer at the root");
-    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "gatherv: guard bytes overwritten");
-    st_free(&sbuf);
-    st_free(&rbuf);
+    free_checked(&sbuf, &rbuf, "gatherv");
 }
 
 /* Scatter and Gather whose root's blocks are empty while every other
@@ -371,9 +375,7 @@ static void allgatherv_cases(void)
     expect(err, 1 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS,
            "allgatherv, NULL send buffer at rank 1");
     still_works(ST_ALLGATHERV, "a NULL send buffer at rank 1");
-    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "allgatherv: guard bytes overwritten");
-    st_free(&sbuf);
-    st_free(&rbuf);
+    free_checked(&sbuf, &rbuf, "allgatherv");
 }
 
 /* MPI_IN_PLACE where a buffer of blocks belongs, every block at least
@@ -418,9 +420,7 @@ static void in_place_blocks(void)
     expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS,
            "allgatherv in place into MPI_IN_PLACE at rank 1");
     still_works(ST_ALLGATHERV, "MPI_IN_PLACE at both ends");
-    ST_CHECK(st_guards_ok(&sbuf) && st_guards_ok(&rbuf), "in place blocks: guard bytes overwritten");
-    st_free(&sbuf);
-    st_free(&rbuf);
+    free_checked(&sbuf, &rbuf, "in place blocks");
 }
 
 int main(int argc, char **argv)

@@ -157,17 +157,20 @@ int mca_coll_shmcico_numa_check(void *addr, size_t len, int node,
                                 size_t *pages, size_t *on_node)
 {
     size_t page = (size_t) sysconf(_SC_PAGESIZE), count = (len + page - 1) / page;
-    void **where = malloc(count * sizeof(void *));
-    int *status = malloc(count * sizeof(int));
+    void **where;
+    int *status;
     int err = 0;
 
     *pages = count;
-    *on_node = 0;
-    if (0 == node && 1 == numa_nodes()) {
-        /* one node: every page is on it; asking would first fault each
-         * page in, half of a segment's setup time on such a machine */
-        *on_node = count;
-    } else if (NULL == where || NULL == status) {
+    /* one node: every page is on it; asking would first fault each page
+     * in, half of a segment's setup time on such a machine */
+    *on_node = 0 == node && 1 == numa_nodes() ? count : 0;
+    if (0 != *on_node) {
+        return 0;
+    }
+    where = malloc(count * sizeof(void *));
+    status = malloc(count * sizeof(int));
+    if (NULL == where || NULL == status) {
         err = ENOMEM;
     } else {
         /* move_pages() only sees pages mapped in this process: read one

@@ -297,8 +297,8 @@ static void register_component_params(void)
                  OPAL_INFO_LVL_6, &c->priority);
     c->numa = true;
     register_bool("numa",
-                  "Place each process's queue on its own NUMA node (mbind, "
-                  "checked with move_pages)", OPAL_INFO_LVL_5, &c->numa);
+                  "Place each process's queue on its own NUMA node (mbind, checked "
+                  "with move_pages where the machine has several)", OPAL_INFO_LVL_5, &c->numa);
     c->multinode = true;
     register_bool("multinode",
                   "Serve communicators whose processes sit on several nodes: shared "

@@ -407,18 +407,19 @@ static bool serve_across_nodes(const mca_coll_shmcico_args_t *a,
     return true;
 }
 
-/* The error this process's block carries to the others (FAULT): a
- * Bcast, Scatter(v) or Gather(v) root's bad buffer of blocks or own
- * buffer, a sender's bad send buffer.  An Allgather(v) process whose
- * receive arguments are bad still sends its block when its send buffer
- * is good: the others then get every block, and it alone its error. */
+/* The error this process's data carries to the others (FAULT): a root's
+ * bad buffer of blocks, else a sender's bad own buffer.  An Allgather(v)
+ * process's data is its send block alone (open_own() judged it, in place
+ * with the buffer of blocks): with bad receive arguments it still sends
+ * it, so the others get every block and it alone its error. */
 static int send_error(const mca_coll_shmcico_args_t *a, int me, int blocks_error,
                       int own_error)
 {
-    if (!own_sends(a, me)) {
-        return is_rooted(a->op) ? blocks_error : MPI_SUCCESS;
+    if (!is_rooted(a->op)) {
+        return own_error;
     }
-    return is_rooted(a->op) && MPI_SUCCESS != blocks_error ? blocks_error : own_error;
+    return MPI_SUCCESS != blocks_error ? blocks_error
+           : own_sends(a, me) ? own_error : MPI_SUCCESS;
 }
 
 /* ------------------------------------------------------------------ */

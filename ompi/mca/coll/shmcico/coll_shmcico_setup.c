@@ -263,8 +263,8 @@ static void print_placement(setup_t *s, uint64_t pages, uint64_t local,
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                              MCA_COLL_SHMCICO_COMM_FMT "NUMA placement %s: "
                              "%llu of %llu queue pages on their owner's node "
-                             "(move_pages), %d of %d processes bound inside "
-                             "one NUMA node",
+                             "(move_pages, or a machine of one node), %d of %d "
+                             "processes bound inside one NUMA node",
                              MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
                              mca_coll_shmcico_component.numa ? "on" : "off",
                              (unsigned long long) local,
