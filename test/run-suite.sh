@@ -597,6 +597,12 @@ default_suite() {
     run_case many-comms-memory-limit 600 \
         --expect 'no shared segment \(over coll_shmcico_max_memory in ' \
         -- mpi 2 max_memory $((20 * 147456)) verbose 1 -- mpi/test_many_comms 20
+    # a freed communicator's segment taken over by the next communicator
+    # of the same processes (coll_shmcico_keep_segments), and without
+    for np in 2 3 5; do
+        run_case "keep-segments-np$np" 300 -- mpi $np -- mpi/test_keep keep
+    done
+    run_case keep-segments-off-np2 300 -- mpi 2 keep_segments 0 -- mpi/test_keep off
     # processes of two jobs (MPI_Comm_spawn, MPI_Intercomm_merge): 2 + 2
     # (single copy for every 4 MiB block) and 1 + 4 (Bcast through the
     # queues); Open MPI 5.0.7's btl/tcp needs lo named to reach the

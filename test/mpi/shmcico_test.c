@@ -299,6 +299,26 @@ int st_maps_file_new(const char *line, unsigned long *files, int *n, int max)
     return 1;
 }
 
+int st_segment_mappings(int max)
+{
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[512];
+    unsigned long *files = calloc((size_t) max + 1, sizeof(*files));
+    int n = 0;
+
+    /* files, not lines: mbind() can split a segment's mapping */
+    while (NULL != maps && NULL != files && NULL != fgets(line, sizeof(line), maps)) {
+        if (NULL != strstr(line, "/shmcico-")) {
+            (void) st_maps_file_new(line, files, &n, max + 1);
+        }
+    }
+    if (NULL != maps) {
+        fclose(maps);
+    }
+    free(files);
+    return n;
+}
+
 void st_fill(void *data, size_t bytes, uint64_t seed)
 {
     for (size_t i = 0; i < bytes; ++i) {

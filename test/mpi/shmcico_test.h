@@ -89,6 +89,9 @@ unsigned char st_pattern(uint64_t seed, size_t i);
  *  lines where mbind() gave its parts different NUMA policies.  Returns
  *  whether it was new. */
 int st_maps_file_new(const char *line, unsigned long *files, int *n, int max);
+/* Segments this process has mapped (files, at most max, of
+ *  /proc/self/maps named like the component's backing files). */
+int st_segment_mappings(int max);
 void st_fill(void *data, size_t bytes, uint64_t seed);
 /* Index of the first byte that differs from the pattern, or -1. */
 long st_first_wrong(const void *data, size_t bytes, uint64_t seed);

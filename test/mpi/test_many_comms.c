@@ -17,8 +17,11 @@
  *  - the MPI_T size variable coll_shmcico_segment_bytes says LIMIT
  *    segments, which fit coll_shmcico_max_memory with no room for one
  *    more, and /proc/self/maps shows as many mappings;
- *  - freeing the communicators unmaps every segment (the variable drops
- *    to 0 and no mapping is left), and new ones get segments again.
+ *  - freeing the communicators unmaps every segment but the
+ *    coll_shmcico_keep_segments kept for later communicators (the
+ *    variable and the mappings drop to those), and new ones get segments
+ *    again: the kept ones taken over (coll_shmcico_segments_reused), the
+ *    others made within the limit.
  *
  * Usage: test_many_comms LIMIT
  */
@@ -32,26 +35,6 @@
 #define NCOMMS 4096
 #define USED 300
 
-/* mappings of shmcico backing files in this process */
-static int segment_mappings(void)
-{
-    FILE *maps = fopen("/proc/self/maps", "r");
-    char line[512];
-    unsigned long files[USED + 1];
-    int n = 0;
-
-    /* files, not lines: mbind() can split a segment's mapping */
-    while (NULL != maps && NULL != fgets(line, sizeof(line), maps)) {
-        if (NULL != strstr(line, "/shmcico-")) {
-            (void) st_maps_file_new(line, files, &n, USED + 1);
-        }
-    }
-    if (NULL != maps) {
-        fclose(maps);
-    }
-    return n;
-}
-
 static void bcast_on(MPI_Comm comm, uint64_t seed)
 {
     int counts[1] = { 1000 };
@@ -63,7 +46,8 @@ int main(int argc, char **argv)
 {
     static MPI_Comm comms[NCOMMS];
     int limit, rank;
-    unsigned long long created0, failed0, served0, fallback0, segment;
+    unsigned long long created0, failed0, served0, fallback0, segment, reused0;
+    int kept;
 
     st_init(&argc, &argv);
     limit = argc > 1 ? atoi(argv[1]) : 0;
@@ -96,8 +80,8 @@ int main(int argc, char **argv)
              && segment * (unsigned long long) (limit + 1) > st_cvar("max_memory"),
              "%d segments of %llu bytes under coll_shmcico_max_memory %llu", limit, segment,
              st_cvar("max_memory"));
-    ST_CHECK(segment_mappings() == limit, "%d segments mapped, expected %d",
-             segment_mappings(), limit);
+    ST_CHECK(st_segment_mappings(USED) == limit, "%d segments mapped, expected %d",
+             st_segment_mappings(USED), limit);
     if (0 == rank) {
         printf("test_many_comms: %d communicators, collectives on %d, %d segments of "
                "%llu bytes, the others fell back\n", NCOMMS, USED, limit, segment);
@@ -106,20 +90,25 @@ int main(int argc, char **argv)
     for (int i = 0; i < NCOMMS; ++i) {
         MPI_Comm_free(&comms[i]);
     }
-    ST_CHECK(0 == st_size_variable("segment_bytes"), "%llu segment bytes left after free",
-             st_size_variable("segment_bytes"));
-    ST_CHECK(0 == segment_mappings(), "%d segments still mapped after free",
-             segment_mappings());
+    kept = (int) st_cvar("keep_segments") < limit ? (int) st_cvar("keep_segments") : limit;
+    ST_CHECK(st_size_variable("segment_bytes") == (unsigned long long) kept * segment,
+             "%llu segment bytes left after free, expected %d kept segments of %llu",
+             st_size_variable("segment_bytes"), kept, segment);
+    ST_CHECK(kept == st_segment_mappings(USED), "%d segments still mapped after free, "
+             "expected %d kept", st_segment_mappings(USED), kept);
 
     /* the memory came back: new communicators get segments again */
     created0 = st_counter("segments_created");
+    reused0 = st_counter("segments_reused");
     for (int i = 0; i < limit; ++i) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
         bcast_on(comms[i], 1000 + (uint64_t) i);
     }
-    ST_CHECK(st_counter("segments_created") - created0 == (unsigned long long) limit,
-             "after free: %llu segments made, expected %d",
-             st_counter("segments_created") - created0, limit);
+    ST_CHECK(st_counter("segments_created") - created0 == (unsigned long long) (limit - kept)
+             && st_counter("segments_reused") - reused0 == (unsigned long long) kept,
+             "after free: %llu segments made and %llu taken over, expected %d and %d",
+             st_counter("segments_created") - created0,
+             st_counter("segments_reused") - reused0, limit - kept, kept);
     for (int i = 0; i < limit; ++i) {
         MPI_Comm_free(&comms[i]);
     }

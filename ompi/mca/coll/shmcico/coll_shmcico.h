@@ -105,6 +105,8 @@ typedef struct mca_coll_shmcico_component_t {
     int max_procs;
     char *backing_dir;
     bool lazy;
+    int keep_segments;              /**< freed communicators' segments a process keeps
+                                         for the next of the same processes */
     int verbose;
     int output;
 
@@ -137,12 +139,14 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long cold[MCA_COLL_SHMCICO_OP_COUNT];  /**< blocks the probe sent queued,
                                                               in served calls */
     unsigned long long segments_created;
+    unsigned long long segments_reused;   /**< kept segments taken over */
     unsigned long long segments_failed;
     unsigned long long single_copy_comms;     /**< segments with single copy */
     unsigned long long single_copy_refused;   /**< segments where it was refused */
     unsigned long long numa_pages_local;
     unsigned long long numa_pages_remote;
-    unsigned long long segment_bytes;   /**< bytes of segments mapped now */
+    unsigned long long segment_bytes;   /**< bytes of segments mapped now, kept ones
+                                             included */
 } mca_coll_shmcico_component_t;
 
 MCA_COLL_SHMCICO_DECLSPEC extern mca_coll_shmcico_component_t mca_coll_shmcico_component;
@@ -216,6 +220,8 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_params_t params;
     bool disabled;                  /**< the shmcico_disable hint */
     mca_coll_shmcico_engine_t engine;
+    struct mca_coll_shmcico_kept_t *kept;   /**< who may take the segment over once the
+                                                 communicator is freed; NULL: unmapped then */
     mca_coll_shmcico_tree_t tree;
     mca_coll_shmcico_place_t bcast_place;   /**< in tree, for its last Bcast's root */
     mca_coll_shmcico_copy_t copy;
@@ -250,7 +256,14 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
 void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
                                     struct ompi_communicator_t *comm);
 
+/** Give up the module's segment and the process's state on it: keep the
+ *  segment mapped for the next communicator of the same processes where
+ *  it is ready and may be kept (coll_shmcico_keep.h), else unmap it. */
 void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module);
+
+/** The scratch space of the calls of a module on a segment; 0 or ENOMEM
+ *  (mca_coll_shmcico_segment_release() frees what was allocated). */
+int mca_coll_shmcico_module_alloc_scratch(mca_coll_shmcico_module_t *m, int size);
 
 /**
  * Make the segment at first use when the component is lazy; true when

@@ -26,6 +26,7 @@
 #include "ompi/mca/coll/coll.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_keep.h"
 #include "coll_shmcico_residency.h"
 #include "coll_shmcico_shm.h"
 
@@ -133,6 +134,10 @@ static void register_counters(void)
     register_counter("segments_created",
                      "Number of communicator segments this process attached to",
                      &c->segments_created);
+    register_counter("segments_reused",
+                     "Number of communicators that took over the segment kept from a "
+                     "freed communicator of the same processes (coll_shmcico_keep_segments)",
+                     &c->segments_reused);
     register_counter("segments_failed",
                      "Number of communicators whose segment could not be made "
                      "(they fall back for good)", &c->segments_failed);
@@ -152,7 +157,8 @@ static void register_counters(void)
                      &c->numa_pages_remote);
     (void) mca_base_component_pvar_register(&c->super.collm_version, "segment_bytes",
                                             "Bytes of communicator segments this "
-                                            "process has mapped now",
+                                            "process has mapped now (those kept for "
+                                            "reuse included)",
                                             OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_SIZE,
                                             MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
                                             MCA_BASE_VAR_BIND_NO_OBJECT,
@@ -221,6 +227,7 @@ static int shmcico_open(void)
 static int shmcico_close(void)
 {
     mca_coll_shmcico_hints_close();
+    mca_coll_shmcico_keep_clear();
     mca_coll_shmcico_numa_release();
     if (mca_coll_shmcico_component.output >= 0) {
         opal_output_close(mca_coll_shmcico_component.output);

@@ -20,7 +20,9 @@
 #include "ompi/mca/coll/base/base.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_keep.h"
 #include "coll_shmcico_net.h"
+#include "coll_shmcico_shm.h"
 
 static int shmcico_module_enable(mca_coll_base_module_t *module,
                                  struct ompi_communicator_t *comm);
@@ -33,6 +35,7 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
     module->disabled = false;
     module->multinode = false;
     module->inner = false;
+    module->kept = NULL;
     memset(&module->net, 0, sizeof(module->net));
     module->streams = NULL;
     module->regions = NULL;
@@ -55,6 +58,66 @@ static void release_previous(mca_coll_shmcico_module_t *module)
 {
     MCA_COLL_SHMCICO_FOR_EACH_OP(RELEASE_PREVIOUS)
     memset(&module->previous, 0, sizeof(module->previous));
+}
+
+/* ------------------------------------------------------------------ */
+/* The process's state on its segment                                   */
+
+/* the scratch space of the calls: a stream, region and block per process
+ * and one for the process's own buffer, the pieces of two datatypes */
+int mca_coll_shmcico_module_alloc_scratch(mca_coll_shmcico_module_t *m, int size)
+{
+    size_t n = (size_t) size + 1;
+
+    m->max_pieces = mca_coll_shmcico_region_capacity(&m->engine.view);
+    m->streams = malloc(n * sizeof(*m->streams));
+    m->regions = malloc(n * sizeof(*m->regions));
+    m->blocks = malloc(n * sizeof(*m->blocks));
+    m->spans = malloc((n + 1) * sizeof(*m->spans));
+    m->pieces[0] = malloc(2 * m->max_pieces * sizeof(mca_coll_shmcico_piece_t));
+    m->pieces[1] = NULL == m->pieces[0] ? NULL : m->pieces[0] + m->max_pieces;
+    return NULL == m->streams || NULL == m->regions || NULL == m->blocks
+        || NULL == m->spans || NULL == m->pieces[0] ? ENOMEM : 0;
+}
+
+void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
+{
+    mca_coll_shmcico_view_t *view = &module->engine.view;
+    mca_coll_shmcico_kept_t *kept = MCA_COLL_SHMCICO_SEGMENT_READY == module->state
+                                    ? module->kept : NULL;
+
+    if (NULL != kept) {
+        /* kept mapped, and in segment_bytes, for the next communicator */
+        kept->base = view->base;
+        kept->layout = view->layout;
+        kept->last = module->engine.last;
+    } else if (MCA_COLL_SHMCICO_SEGMENT_READY == module->state) {
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
+                               -(unsigned long long) view->layout.segment_size);
+    }
+    mca_coll_shmcico_copy_close(module);
+    mca_coll_shmcico_place_fini(&module->bcast_place);
+    mca_coll_shmcico_tree_fini(&module->tree);
+    mca_coll_shmcico_engine_fini(&module->engine);
+    free(module->streams);
+    free(module->regions);
+    free(module->blocks);
+    free(module->spans);
+    free(module->pieces[0]);
+    module->streams = NULL;
+    module->regions = NULL;
+    module->blocks = NULL;
+    module->spans = NULL;
+    module->pieces[0] = module->pieces[1] = NULL;
+    if (NULL != kept) {
+        mca_coll_shmcico_keep_put(kept);
+    } else {
+        mca_coll_shmcico_shm_unmap(view->base, view->layout.segment_size);
+        free(module->kept);
+    }
+    module->kept = NULL;
+    memset(&module->engine, 0, sizeof(module->engine));
+    module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
 }
 
 static void shmcico_module_destruct(mca_coll_shmcico_module_t *module)

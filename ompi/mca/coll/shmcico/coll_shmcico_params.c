@@ -329,6 +329,13 @@ static void register_component_params(void)
                   "Make a communicator's segment at its first served call "
                   "instead of at communicator creation",
                   OPAL_INFO_LVL_5, &c->lazy);
+    c->keep_segments = 4;
+    register_int("keep_segments",
+                 "Segments of freed communicators a process keeps mapped, for the next "
+                 "communicator of the same processes in the same order to take over "
+                 "instead of making its own (the oldest goes first; they count in "
+                 "coll_shmcico_max_memory; 0 = unmap every segment when its "
+                 "communicator is freed)", OPAL_INFO_LVL_5, &c->keep_segments);
     c->verbose = 0;
     register_int("verbose",
                  "Verbosity: 1 warnings, 10 per-communicator decisions, "

@@ -13,7 +13,8 @@
  *
  *   1. hello    every rank -> 0   its NUMA node
  *   2. offer    0 -> every rank   status, file name and identity, the
- *                                 communicator's parameters (rank 0's)
+ *                                 communicator's parameters (rank 0's);
+ *                                 or a kept segment and its last call
  *   3. report   every rank -> 0   status of its attach and NUMA check;
  *                                 whether it can copy from rank 0's memory
  *   4. verdict  0 -> every rank   0 only if everyone succeeded; whether
@@ -33,6 +34,11 @@
  * seccomp, other users, processes that are not dumpable) shows up in
  * one of those reads, and the verdict turns single copy off for the
  * whole communicator.
+ *
+ * Rank 0 offers a segment kept from a freed communicator of the same
+ * processes instead of a new file where it has one (coll_shmcico_keep.h);
+ * a rank that has no copy of it reports NOT_KEPT, every rank drops its
+ * copy, and the four steps run again with a new file.
  */
 
 #include "ompi_config.h"
@@ -46,6 +52,7 @@
 #include "opal/runtime/opal_progress.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_keep.h"
 #include "coll_shmcico_shm.h"
 
 /* The setup runs inside a blocking collective call of this component,
@@ -57,8 +64,10 @@
 /* rank 0's answer to the hellos */
 typedef struct setup_offer_t {
     int32_t status;                     /* 0 or errno at rank 0 */
+    int32_t kept;                       /* a kept segment: id, path and last */
     mca_coll_shmcico_params_t params;   /* the communicator's, rank 0's */
     mca_coll_shmcico_file_id_t id;
+    mca_coll_shmcico_seq_t last;        /* the kept segment's last call */
     char path[MCA_COLL_SHMCICO_PATH_MAX];
 } setup_offer_t;
 
@@ -92,7 +101,9 @@ typedef struct setup_t {
     setup_report_t report;
     const char *no_single;              /* why this rank has no copier */
     size_t reserved;                    /* bytes taken in segment_bytes by
-                                           reserve_memory(); 0: none */
+                                           reserve(); 0: none */
+    bool may_take;                      /* rank 0: it may offer a kept segment */
+    mca_coll_shmcico_kept_t *kept;      /* the kept segment it took; NULL: none */
 } setup_t;
 
 static void progress(void)
@@ -181,40 +192,63 @@ static void fill_offer(setup_t *s)
  * EDQUOT from a backing directory with quotas is its own). */
 #define OVER_MEMORY_LIMIT (-1)
 
-/* Take the segment's bytes in the component's segment_bytes, within
- * coll_shmcico_max_memory.  Taken before the file is made or mapped, in
- * one compare-and-swap, so communicators set up at once by several
- * threads cannot pass the limit together; given back by finish() when
- * the setup fails and by segment_release() when the segment goes. */
-static bool reserve_memory(setup_t *s)
-{
-    unsigned long long *used = &mca_coll_shmcico_component.segment_bytes;
-    unsigned long long limit = mca_coll_shmcico_component.max_memory;
-    unsigned long long bytes = s->layout.segment_size;
-    unsigned long long now = __atomic_load_n(used, __ATOMIC_RELAXED);
+/* A rank without a copy of the kept segment that rank 0 offered; like
+ * OVER_MEMORY_LIMIT, outside errno's range. */
+#define NOT_KEPT (-2)
 
-    do {
-        if (0 != limit && (now > limit || bytes > limit - now)) {
-            return false;
-        }
-    } while (!__atomic_compare_exchange_n(used, &now, now + bytes, true,
-                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-    s->reserved = (size_t) bytes;
+/* The segment's layout from the offer's parameters */
+static int plan_layout(setup_t *s)
+{
+    return 0 == mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
+                                             (uint32_t) s->size,
+                                             (uint32_t) s->offer.params.slots,
+                                             (uint32_t) s->offer.params.banks,
+                                             (size_t) s->offer.params.fragment_size)
+        ? 0 : EINVAL;
+}
+
+/* A new segment's bytes taken from the memory budget (every rank, before
+ * it makes or maps the file) */
+static int reserve(setup_t *s)
+{
+    if (!mca_coll_shmcico_keep_reserve(s->layout.segment_size)) {
+        return OVER_MEMORY_LIMIT;
+    }
+    s->reserved = s->layout.segment_size;
+    return 0;
+}
+
+/* Rank 0: a kept segment of these processes with this layout and NUMA
+ * nodes, offered instead of a new one */
+static bool take_kept(setup_t *s, const int32_t *numa)
+{
+    mca_coll_shmcico_keep_want_t want = { .comm = s->comm, .layout = &s->layout,
+                                          .numa = numa };
+
+    if (!s->may_take || NULL == (s->kept = mca_coll_shmcico_keep_take(&want))) {
+        return false;
+    }
+    s->base = s->kept->base;
+    s->offer.kept = 1;
+    s->offer.id = s->kept->id;
+    s->offer.last = s->kept->last;
+    (void) snprintf(s->offer.path, sizeof(s->offer.path), "%s", s->kept->path);
     return true;
 }
 
-/* The segment's layout from the offer's parameters, and its bytes taken
- * from the memory budget (every rank, before it makes or maps the file) */
-static int plan_segment(setup_t *s)
+/* Every other rank: its copy of the kept segment rank 0 offered */
+static int take_offered(setup_t *s)
 {
-    if (0 != mca_coll_shmcico_layout_init(&s->layout, (size_t) getpagesize(),
-                                          (uint32_t) s->size,
-                                          (uint32_t) s->offer.params.slots,
-                                          (uint32_t) s->offer.params.banks,
-                                          (size_t) s->offer.params.fragment_size)) {
-        return EINVAL;
+    mca_coll_shmcico_keep_want_t want = { .comm = s->comm, .layout = &s->layout,
+                                          .path = s->offer.path, .id = &s->offer.id,
+                                          .last = &s->offer.last };
+
+    s->kept = mca_coll_shmcico_keep_take(&want);
+    if (NULL == s->kept) {
+        return NOT_KEPT;
     }
-    return reserve_memory(s) ? 0 : OVER_MEMORY_LIMIT;
+    s->base = s->kept->base;
+    return 0;
 }
 
 static int offer_segment(setup_t *s)
@@ -234,10 +268,13 @@ static int offer_segment(setup_t *s)
     fill_offer(s);
     if (0 == err) {
         numa[0] = s->where.node;
-        err = plan_segment(s);
+        err = plan_layout(s);
     }
-    if (0 == err) {
-        err = create_segment(s, numa);
+    if (0 == err && !take_kept(s, numa)) {
+        err = reserve(s);
+        if (0 == err) {
+            err = create_segment(s, numa);
+        }
     }
     free(numa);
     s->offer.status = err;
@@ -293,18 +330,18 @@ static setup_verdict_t judge(setup_t *s)
         local += r.pages_local;
         bound += r.bound;
     }
-    if ('\0' != s->offer.path[0]) {
+    if ('\0' != s->offer.path[0] && !s->offer.kept) {
         (void) unlink(s->offer.path);
     }
     if (s->lock_fd >= 0) {
         (void) close(s->lock_fd);       /* and its lock, once unlinked */
     }
-    if (0 == verdict.status
+    if (0 == verdict.status && !s->offer.kept
         && atomic_load(&((mca_coll_shmcico_header_t *) s->base)->attached)
            != (uint32_t) s->size) {
         verdict.status = EPROTO;
     }
-    if (0 == verdict.status) {
+    if (0 == verdict.status && !s->offer.kept) {
         print_placement(s, pages, local, bound);
     }
     return verdict;
@@ -317,7 +354,13 @@ static int attach_segment(setup_t *s)
 {
     int fd, err;
 
-    if (0 != (err = plan_segment(s))
+    if (0 != (err = plan_layout(s))) {
+        return err;
+    }
+    if (s->offer.kept) {
+        return take_offered(s);
+    }
+    if (0 != (err = reserve(s))
         || 0 != (err = mca_coll_shmcico_shm_open(s->offer.path, &s->offer.id, &fd))) {
         return err;
     }
@@ -325,23 +368,6 @@ static int attach_segment(setup_t *s)
     err = NULL == s->base ? errno : 0;
     (void) close(fd);
     return err;
-}
-
-/* the scratch space of the calls: a stream, region and block per process
- * and one for the process's own buffer, the pieces of two datatypes */
-static int alloc_scratch(mca_coll_shmcico_module_t *m, int size)
-{
-    size_t n = (size_t) size + 1;
-
-    m->max_pieces = mca_coll_shmcico_region_capacity(&m->engine.view);
-    m->streams = malloc(n * sizeof(*m->streams));
-    m->regions = malloc(n * sizeof(*m->regions));
-    m->blocks = malloc(n * sizeof(*m->blocks));
-    m->spans = malloc((n + 1) * sizeof(*m->spans));
-    m->pieces[0] = malloc(2 * m->max_pieces * sizeof(mca_coll_shmcico_piece_t));
-    m->pieces[1] = NULL == m->pieces[0] ? NULL : m->pieces[0] + m->max_pieces;
-    return NULL == m->streams || NULL == m->regions || NULL == m->blocks
-        || NULL == m->spans || NULL == m->pieces[0] ? ENOMEM : 0;
 }
 
 /* the engine, tree, copier and scratch space of this process */
@@ -363,16 +389,21 @@ static int build_local_state(setup_t *s)
                                           s->rank, &waiter, &none)) {
         return EPROTO;
     }
+    if (s->offer.kept) {
+        m->engine.last = s->offer.last;     /* its calls go on numbering */
+    }
     mca_coll_shmcico_segment_identify(&m->engine.view, s->rank, (int32_t) getpid());
     mca_coll_shmcico_copy_open(m, s->comm, &s->no_single);
-    if (0 != alloc_scratch(m, s->size)
+    if (0 != mca_coll_shmcico_module_alloc_scratch(m, s->size)
         || 0 != mca_coll_shmcico_tree_init(&m->tree, m->params.tree,
                                            m->params.tree_degree, s->size,
                                            m->engine.view.numa)
         || 0 != mca_coll_shmcico_place_init(&m->bcast_place, s->size)) {
         return ENOMEM;
     }
-    atomic_fetch_add(&m->engine.view.header->attached, 1);
+    if (!s->offer.kept) {
+        atomic_fetch_add(&m->engine.view.header->attached, 1);
+    }
     return 0;
 }
 
@@ -412,8 +443,11 @@ static void attach_and_report(setup_t *s)
         err = build_local_state(s);
     }
     if (0 == err) {
-        check_placement(s);
-        /* rank 0 wrote its id line before the offer */
+        if (!s->offer.kept) {
+            check_placement(s);
+        }
+        /* rank 0 wrote its id line before the offer (or when the kept
+         * segment was made) */
         s->report.single = 0 == s->rank
             ? NULL != s->module->engine.copier.copy
             : mca_coll_shmcico_copy_probe(s->module, 0);
@@ -427,7 +461,8 @@ static void attach_and_report(setup_t *s)
 static const char *failure_reason(int32_t verdict)
 {
     return OVER_MEMORY_LIMIT == verdict ? "over coll_shmcico_max_memory"
-                                        : strerror(verdict);
+           : NOT_KEPT == verdict ? "a kept segment missing at a rank"
+           : strerror(verdict);
 }
 
 /* single copy on the communicator, as the verdict says */
@@ -448,6 +483,26 @@ static void settle_single_copy(setup_t *s, const setup_verdict_t *verdict)
     mca_coll_shmcico_copy_close(m);
 }
 
+/* Give up this process's part of a segment that will not serve: a kept
+ * segment is dropped (a rank without a copy of it means no process can
+ * take it over), a new one unmapped and its reservation given back. */
+static void abandon(setup_t *s)
+{
+    mca_coll_shmcico_module_t *m = s->module;
+
+    m->engine.view.base = NULL == s->kept ? s->base : NULL;
+    m->engine.view.layout = s->layout;
+    if (NULL != s->kept) {
+        mca_coll_shmcico_keep_drop(s->kept);    /* its bytes too */
+        s->kept = NULL;
+    }
+    mca_coll_shmcico_segment_release(m);
+    /* the reservation of reserve(), taken if this process got that far */
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
+                           -(unsigned long long) s->reserved);
+    s->reserved = 0;
+}
+
 static void finish(setup_t *s, const setup_verdict_t *verdict)
 {
     mca_coll_shmcico_module_t *m = s->module;
@@ -455,13 +510,18 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
     if (0 == verdict->status) {
         m->state = MCA_COLL_SHMCICO_SEGMENT_READY;
         settle_single_copy(s, verdict);
-        /* segment_bytes holds it since reserve_memory() */
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_created, 1);
+        /* segment_bytes holds it since reserve(), or since the freed
+         * communicator that kept it reserved it */
+        m->kept = NULL != s->kept ? s->kept
+                  : mca_coll_shmcico_keep_new(s->comm, &s->offer.id, s->offer.path);
+        mca_coll_shmcico_count(NULL != s->kept ? &mca_coll_shmcico_component.segments_reused
+                               : &mca_coll_shmcico_component.segments_created, 1);
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
-                                 MCA_COLL_SHMCICO_COMM_FMT "segment of %zu bytes "
+                                 MCA_COLL_SHMCICO_COMM_FMT "%s segment of %zu bytes "
                                  "(s=%d f=%zu w=%d, tree %s/%d), rank %d on "
                                  "NUMA node %d, single copy %s%s%s",
                                  MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
+                                 NULL != s->kept ? "kept" : "new",
                                  s->layout.segment_size, (int) m->params.slots,
                                  (size_t) m->params.fragment_size, (int) m->params.banks,
                                  mca_coll_shmcico_tree_name(m->params.tree),
@@ -471,13 +531,7 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
                                  NULL != s->no_single ? s->no_single : "");
         return;
     }
-    m->engine.view.base = s->base;
-    m->engine.view.layout = s->layout;
-    mca_coll_shmcico_segment_release(m);
-    /* the reservation of reserve_memory(), taken if this process got
-     * that far */
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
-                           -(unsigned long long) s->reserved);
+    abandon(s);
     m->state = MCA_COLL_SHMCICO_SEGMENT_FAILED;
     mca_coll_shmcico_count(&mca_coll_shmcico_component.segments_failed, 1);
     /* one warning per communicator, from rank 0; the others at level 10 */
@@ -491,60 +545,50 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
                              ? mca_coll_shmcico_component.backing_dir : "");
 }
 
+/* the four steps (top of this file); every rank's verdict */
+static setup_verdict_t run_steps(setup_t *s)
+{
+    setup_verdict_t verdict = { .status = EIO };
+
+    if (0 == s->rank) {
+        (void) offer_segment(s);
+    } else {
+        int32_t node = s->where.node;
+        (void) send_to(s, &node, sizeof(node), 0);
+        s->offer.status = EIO;
+        (void) recv_from(s, &s->offer, sizeof(s->offer), 0);
+        s->offer.path[sizeof(s->offer.path) - 1] = '\0';
+    }
+    attach_and_report(s);
+    if (0 == s->rank) {
+        verdict = judge(s);
+        for (int i = 1; i < s->size; ++i) {
+            (void) send_to(s, &verdict, sizeof(verdict), i);
+        }
+    } else {
+        (void) recv_from(s, &verdict, sizeof(verdict), 0);
+    }
+    return verdict;
+}
+
 void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
                                     struct ompi_communicator_t *comm)
 {
     setup_t s = { .comm = comm, .module = module, .lock_fd = -1,
-                  .rank = ompi_comm_rank(comm), .size = ompi_comm_size(comm) };
-    setup_verdict_t verdict = { .status = EIO };
+                  .rank = ompi_comm_rank(comm), .size = ompi_comm_size(comm),
+                  .may_take = true };
+    setup_verdict_t verdict;
 
     mca_coll_shmcico_numa_query(&s.where);
-    if (0 == s.rank) {
-        (void) offer_segment(&s);
-    } else {
-        int32_t node = s.where.node;
-        (void) send_to(&s, &node, sizeof(node), 0);
-        s.offer.status = EIO;
-        (void) recv_from(&s, &s.offer, sizeof(s.offer), 0);
-        s.offer.path[sizeof(s.offer.path) - 1] = '\0';
-    }
-    attach_and_report(&s);
-    if (0 == s.rank) {
-        verdict = judge(&s);
-        for (int i = 1; i < s.size; ++i) {
-            (void) send_to(&s, &verdict, sizeof(verdict), i);
-        }
-    } else {
-        (void) recv_from(&s, &verdict, sizeof(verdict), 0);
+    verdict = run_steps(&s);
+    if (NOT_KEPT == verdict.status) {
+        /* a rank had no copy of the kept segment: a new one, once */
+        abandon(&s);
+        s = (setup_t) { .comm = comm, .module = module, .lock_fd = -1, .rank = s.rank,
+                        .size = s.size, .where = s.where, .may_take = false };
+        verdict = run_steps(&s);
     }
     finish(&s, &verdict);
     /* rank 0's values and the single copy that works are in effect now */
     mca_coll_shmcico_hints_publish(module, comm);
-}
-
-void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
-{
-    mca_coll_shmcico_view_t *view = &module->engine.view;
-
-    if (MCA_COLL_SHMCICO_SEGMENT_READY == module->state) {
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
-                               -(unsigned long long) view->layout.segment_size);
-    }
-    mca_coll_shmcico_copy_close(module);
-    mca_coll_shmcico_place_fini(&module->bcast_place);
-    mca_coll_shmcico_tree_fini(&module->tree);
-    mca_coll_shmcico_engine_fini(&module->engine);
-    free(module->streams);
-    free(module->regions);
-    free(module->blocks);
-    free(module->spans);
-    free(module->pieces[0]);
-    module->streams = NULL;
-    module->regions = NULL;
-    module->blocks = NULL;
-    module->spans = NULL;
-    module->pieces[0] = module->pieces[1] = NULL;
-    mca_coll_shmcico_shm_unmap(view->base, view->layout.segment_size);
-    memset(&module->engine, 0, sizeof(module->engine));
-    module->state = MCA_COLL_SHMCICO_SEGMENT_NONE;
 }
