@@ -214,6 +214,8 @@ multinode_cases() {
             -- "$srcdir_abs/nodes.sh" "$layout" -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
                mpi/test_multinode served
     done
+    # node communicators take over the segments their predecessors kept
+    run_case multinode-2x2-keep-segments 300 -- "$srcdir_abs/nodes.sh" 2x2 mpi/test_keep keep
     # a limit at node 2's first process only (world rank 2), which its
     # node's segment takes (its verbose output says so); a later hint on
     # the communicator must not replace it there
@@ -603,6 +605,11 @@ default_suite() {
         run_case "keep-segments-np$np" 300 -- mpi $np -- mpi/test_keep keep
     done
     run_case keep-segments-off-np2 300 -- mpi 2 keep_segments 0 -- mpi/test_keep off
+    # rank 0 keeps segments, the others do not (5.0.7's mpirun dies on
+    # MPMD here, so one rank's environment differs instead)
+    run_case keep-segments-rank0-only-np3 300 \
+        -- mpi 3 keep_segments 0 -- "$srcdir_abs/rank-env.sh" 0 \
+           OMPI_MCA_coll_shmcico_keep_segments=4 -- mpi/test_keep mixed
     # processes of two jobs (MPI_Comm_spawn, MPI_Intercomm_merge): 2 + 2
     # (single copy for every 4 MiB block) and 1 + 4 (Bcast through the
     # queues); Open MPI 5.0.7's btl/tcp needs lo named to reach the

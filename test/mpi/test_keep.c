@@ -27,7 +27,10 @@
  *  - a rank without a copy: rank 0 frees its communicator while the
  *    others keep theirs; the next communicator's setup finds the copy
  *    missing at the others, every rank drops its copy and a new segment
- *    serves; the next one takes the new one over;
+ *    serves; the next one takes the new one over, and the others, when
+ *    they free the first one, drop their copy (two kept, not three);
+ *  - on communicators that span nodes (simulated nodes), the same of
+ *    their node communicators;
  *  - at most coll_shmcico_keep_segments kept: 6 communicators at once,
  *    freed: 4 kept (coll_shmcico_segment_bytes and /proc/self/maps agree),
  *    6 more take 4 over and make 2.
@@ -35,8 +38,12 @@
  *   keep   the default
  *   off    run with coll_shmcico_keep_segments 0: every setup makes a
  *          segment, and nothing is mapped after the frees
+ *   mixed  rank 0 keeps segments, the others run with
+ *          coll_shmcico_keep_segments 0: rank 0 never offers one
+ *          (it would be missing at the others, and rank 0 would drop
+ *          it), so after 10 communicators in turn it keeps 4
  *
- * Usage: test_keep keep|off
+ * Usage: test_keep keep|off|mixed
  */
 
 #include <stdio.h>
@@ -148,6 +155,19 @@ static void other_order_and_tree(int rank, int size)
     expect("another tree", before, 0, 1);
 }
 
+/* whether this process shares a node with rank 0 of MPI_COMM_WORLD */
+static int on_node_of_0(void)
+{
+    MPI_Comm node;
+    int first, rank;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Allreduce(&rank, &first, 1, MPI_INT, MPI_MIN, node);
+    MPI_Comm_free(&node);
+    return 0 == first;
+}
+
 static void rank_without_copy(int rank)
 {
     MPI_Comm held = made(MPI_COMM_WORLD, 8, ST_SCATTER, 4), next, last;
@@ -167,6 +187,28 @@ static void rank_without_copy(int rank)
     last = made(MPI_COMM_WORLD, 20 * 1024, ST_GATHERV, 6);
     MPI_Comm_free(&last);
     expect("after it", before, 0, 1);
+    /* this one and the reversed order's: the first one is dropped
+     * everywhere; on another node (simulated nodes) every process held
+     * it, so it is kept there too */
+    ST_CHECK(st_segment_mappings(8) - world_maps == (2 + !on_node_of_0()) * keeping,
+             "%d segments mapped after a rank without a copy, expected %d",
+             st_segment_mappings(8) - world_maps, (2 + !on_node_of_0()) * keeping);
+}
+
+static void mixed(int rank)
+{
+    counts_t before = now();
+    int kept = 0 == rank ? kept_max : 0;
+
+    for (int i = 0; i < 10; ++i) {
+        MPI_Comm comm = made(MPI_COMM_WORLD, 20 * 1024, (st_op) (i % ST_NOPS), (uint64_t) i);
+        MPI_Comm_free(&comm);
+    }
+    keeping = 0;                        /* for expect(): none taken over */
+    expect("rank 0 alone keeps segments", before, 10, 0);
+    ST_CHECK(st_segment_mappings(8) - world_maps == kept,
+             "%d segments mapped after the frees, expected %d",
+             st_segment_mappings(8) - world_maps, kept);
 }
 
 static void at_most_kept(void)
@@ -204,18 +246,24 @@ int main(int argc, char **argv)
 {
     int rank, size;
 
+    const char *mode = argc > 1 ? argv[1] : "(none)";
+
     st_init(&argc, &argv);
-    keeping = argc > 1 && 0 == strcmp(argv[1], "keep");
-    kept_max = (int) st_cvar("keep_segments");
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    keeping = 0 == strcmp(mode, "keep") || (0 == strcmp(mode, "mixed") && 0 == rank);
+    kept_max = (int) st_cvar("keep_segments");
     ST_CHECK(keeping == (kept_max > 0), "coll_shmcico_keep_segments %d in mode %s",
-             kept_max, argc > 1 ? argv[1] : "(none)");
+             kept_max, mode);
     /* MPI_Comm_split's Allgather on MPI_COMM_WORLD is served too: its
      * segment is made first, and stays */
     use(MPI_COMM_WORLD, 8, ST_BCAST, 0);
     world_maps = st_segment_mappings(8);
     world_bytes = st_size_variable("segment_bytes");
+    if (0 == strcmp(mode, "mixed")) {
+        mixed(rank);
+        return st_finish("test_keep");
+    }
     handover();
     other_order_and_tree(rank, size);
     rank_without_copy(rank);

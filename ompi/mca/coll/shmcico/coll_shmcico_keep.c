@@ -91,10 +91,29 @@ static int stored(void)
     return n;
 }
 
+static bool retired(const mca_coll_shmcico_kept_t *kept)
+{
+    /* acquire: pairs with the release in mca_coll_shmcico_keep_retire() */
+    return 0 != atomic_load_explicit(&((mca_coll_shmcico_header_t *) kept->base)->retired,
+                                     memory_order_acquire);
+}
+
+void mca_coll_shmcico_keep_retire(mca_coll_shmcico_kept_t *kept)
+{
+    /* release: pairs with the acquire in retired(); the setup messages
+     * that follow order it before the others' frees */
+    atomic_store_explicit(&((mca_coll_shmcico_header_t *) kept->base)->retired, 1,
+                          memory_order_release);
+}
+
 void mca_coll_shmcico_keep_put(mca_coll_shmcico_kept_t *kept)
 {
     mca_coll_shmcico_kept_t *dropped = NULL;
 
+    if (retired(kept)) {
+        mca_coll_shmcico_keep_drop(kept);   /* nobody else keeps it */
+        return;
+    }
     pthread_mutex_lock(&store_lock);
     if (stored() >= mca_coll_shmcico_component.keep_segments) {
         dropped = unlink_oldest();
@@ -157,18 +176,29 @@ static bool fits(const mca_coll_shmcico_kept_t *k, const mca_coll_shmcico_keep_w
 
 mca_coll_shmcico_kept_t *mca_coll_shmcico_keep_take(const mca_coll_shmcico_keep_want_t *want)
 {
-    mca_coll_shmcico_kept_t **link, *taken = NULL;
+    mca_coll_shmcico_kept_t **link = &store, *taken = NULL, *dead = NULL;
 
     pthread_mutex_lock(&store_lock);
-    for (link = &store; NULL != *link; link = &(*link)->next) {
-        if (fits(*link, want)) {
-            taken = *link;
-            *link = taken->next;
-            taken->next = NULL;
-            break;
+    while (NULL != *link && NULL == taken) {
+        mca_coll_shmcico_kept_t *k = *link;
+        if (retired(k)) {               /* retired since it was kept */
+            *link = k->next;
+            k->next = dead;
+            dead = k;
+        } else if (fits(k, want)) {
+            *link = k->next;
+            k->next = NULL;
+            taken = k;
+        } else {
+            link = &k->next;
         }
     }
     pthread_mutex_unlock(&store_lock);
+    while (NULL != dead) {
+        mca_coll_shmcico_kept_t *next = dead->next;
+        mca_coll_shmcico_keep_drop(dead);
+        dead = next;
+    }
     return taken;
 }
 

@@ -25,7 +25,9 @@
  * process takes a kept segment only when rank 0 offers it and its own
  * copy names the same file, the same layout, the same processes in the
  * same order and the same last call; rank 0's verdict makes every
- * process take it, or none (the ones that took it drop it then).
+ * process take it, or none: the ones that took it retire it (a word in
+ * the segment's header) and drop it, and a process that frees its
+ * communicator later drops its copy instead of keeping it.
  *
  * Every function here is safe to call from several threads.
  */
@@ -60,7 +62,7 @@ mca_coll_shmcico_kept_t *mca_coll_shmcico_keep_new(struct ompi_communicator_t *c
 
 /** Keep a freed communicator's segment (base, layout and last call
  *  filled in), dropping the oldest kept one when there are
- *  coll_shmcico_keep_segments already. */
+ *  coll_shmcico_keep_segments already; a retired one is dropped. */
 void mca_coll_shmcico_keep_put(mca_coll_shmcico_kept_t *kept);
 
 /** What a taker asks of a kept segment: the processes of comm in its
@@ -78,6 +80,11 @@ typedef struct mca_coll_shmcico_keep_want_t {
 /** Take the newest kept segment that fits want out of the store; NULL:
  *  none. */
 mca_coll_shmcico_kept_t *mca_coll_shmcico_keep_take(const mca_coll_shmcico_keep_want_t *want);
+
+/** Mark a taken segment so that no process keeps it any more (a rank
+ *  had no copy of it, or its setup failed): visible to every process
+ *  that maps it. */
+void mca_coll_shmcico_keep_retire(mca_coll_shmcico_kept_t *kept);
 
 /** Unmap a kept segment and give its bytes back to
  *  coll_shmcico_max_memory's budget. */

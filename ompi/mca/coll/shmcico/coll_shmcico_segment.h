@@ -19,7 +19,7 @@
  *
  *   offset 0 +--------------------------------------------------+
  *            | header: magic, layout version, p, s, w, f,       |  rank 0's
- *            |         segment size, attach counter             |  NUMA node
+ *            |         segment size, attach counter, retired    |  NUMA node
  *            | topology: numa[p]  NUMA node of each rank        |
  *            +--------------------------------------------------+
  *            | bank lines, w cache lines: op, decision, error   |
@@ -61,7 +61,7 @@
 
 #define MCA_COLL_SHMCICO_CACHELINE      64
 #define MCA_COLL_SHMCICO_MAGIC          UINT64_C(0x4f43494343484d53) /* "SMHCCICO" */
-#define MCA_COLL_SHMCICO_LAYOUT_VERSION 5
+#define MCA_COLL_SHMCICO_LAYOUT_VERSION 6
 #define MCA_COLL_SHMCICO_MAX_BANKS      8
 #define MCA_COLL_SHMCICO_INLINE         32  /**< bytes carried inside a flag */
 
@@ -75,6 +75,8 @@ typedef struct mca_coll_shmcico_header_t {
     uint64_t fragment_size;
     uint64_t segment_size;
     _Atomic uint32_t attached;      /**< processes that mapped and checked it */
+    _Atomic uint32_t retired;       /**< no later communicator takes it over
+                                         (coll_shmcico_keep.h) */
 } mca_coll_shmcico_header_t;
 
 /** The deciding process's line of one bank (a Gather(v) root; rank 0

@@ -11,7 +11,7 @@
 /*
  * Creation of a communicator's segment: a collective step over the PML.
  *
- *   1. hello    every rank -> 0   its NUMA node
+ *   1. hello    every rank -> 0   its NUMA node; whether it keeps segments
  *   2. offer    0 -> every rank   status, file name and identity, the
  *                                 communicator's parameters (rank 0's);
  *                                 or a kept segment and its last call
@@ -36,9 +36,10 @@
  * whole communicator.
  *
  * Rank 0 offers a segment kept from a freed communicator of the same
- * processes instead of a new file where it has one (coll_shmcico_keep.h);
- * a rank that has no copy of it reports NOT_KEPT, every rank drops its
- * copy, and the four steps run again with a new file.
+ * processes instead of a new file where it has one and every rank keeps
+ * segments (coll_shmcico_keep.h); a rank that has no copy of it reports
+ * NOT_KEPT, every rank that has one retires and drops it, and the four
+ * steps run again with a new file.
  */
 
 #include "ompi_config.h"
@@ -60,6 +61,12 @@
  * the barrier tag cannot mix these messages with another operation's:
  * MPI's non-overtaking order keeps them apart. */
 #define SETUP_TAG MCA_COLL_BASE_TAG_BARRIER
+
+/* every rank's hello */
+typedef struct setup_hello_t {
+    int32_t node;                       /* its NUMA node */
+    int32_t keeps;                      /* coll_shmcico_keep_segments > 0 here */
+} setup_hello_t;
 
 /* rank 0's answer to the hellos */
 typedef struct setup_offer_t {
@@ -257,13 +264,14 @@ static int offer_segment(setup_t *s)
     int err = NULL == numa ? ENOMEM : 0;
 
     for (int i = 1; i < s->size; ++i) {
-        int32_t node = -1;
-        if (OMPI_SUCCESS != recv_from(s, &node, sizeof(node), i)) {
+        setup_hello_t hello = { .node = -1 };
+        if (OMPI_SUCCESS != recv_from(s, &hello, sizeof(hello), i)) {
             err = EIO;
         }
         if (NULL != numa) {
-            numa[i] = node;
+            numa[i] = hello.node;
         }
+        s->may_take = s->may_take && hello.keeps;   /* else it would have no copy */
     }
     fill_offer(s);
     if (0 == err) {
@@ -461,8 +469,7 @@ static void attach_and_report(setup_t *s)
 static const char *failure_reason(int32_t verdict)
 {
     return OVER_MEMORY_LIMIT == verdict ? "over coll_shmcico_max_memory"
-           : NOT_KEPT == verdict ? "a kept segment missing at a rank"
-           : strerror(verdict);
+                                        : strerror(verdict);
 }
 
 /* single copy on the communicator, as the verdict says */
@@ -493,6 +500,9 @@ static void abandon(setup_t *s)
     m->engine.view.base = NULL == s->kept ? s->base : NULL;
     m->engine.view.layout = s->layout;
     if (NULL != s->kept) {
+        /* before the messages of the next setup: whoever frees the
+         * communicator that uses it later drops its copy */
+        mca_coll_shmcico_keep_retire(s->kept);
         mca_coll_shmcico_keep_drop(s->kept);    /* its bytes too */
         s->kept = NULL;
     }
@@ -553,8 +563,9 @@ static setup_verdict_t run_steps(setup_t *s)
     if (0 == s->rank) {
         (void) offer_segment(s);
     } else {
-        int32_t node = s->where.node;
-        (void) send_to(s, &node, sizeof(node), 0);
+        setup_hello_t hello = { .node = s->where.node,
+                                .keeps = mca_coll_shmcico_component.keep_segments > 0 };
+        (void) send_to(s, &hello, sizeof(hello), 0);
         s->offer.status = EIO;
         (void) recv_from(s, &s->offer, sizeof(s->offer), 0);
         s->offer.path[sizeof(s->offer.path) - 1] = '\0';
