@@ -200,15 +200,47 @@ static bool parse_name(const char *text, const char *const *names, int count, in
 /* the text of a value in effect (thread-local: Open MPI copies it) */
 static __thread char text[MPI_MAX_INFO_VAL];
 
+/* The texts are written by hand, not with snprintf(): every segment's
+ * setup publishes nine values, and snprintf() took two thirds of a
+ * taken-over segment's setup (docs/parameters.md, "Setup cost"). */
+
+/* s appended at out + at (out: the text, whose address is looked up
+ * once per value), truncated to its size; the new end */
+static size_t put_text(char *out, size_t at, const char *s)
+{
+    while ('\0' != *s && at + 1 < sizeof(text)) {
+        out[at++] = *s++;
+    }
+    out[at] = '\0';
+    return at;
+}
+
+/* value in decimal appended at out + at; the new end */
+static size_t put_number(char *out, size_t at, uint64_t value)
+{
+    char digits[21];
+    int n = (int) sizeof(digits) - 1;
+
+    digits[n] = '\0';
+    do {
+        digits[--n] = (char) ('0' + value % 10);
+        value /= 10;
+    } while (0 != value);
+    return put_text(out, at, digits + n);
+}
+
 static const char *number(uint64_t value)
 {
-    snprintf(text, sizeof(text), "%llu", (unsigned long long) value);
-    return text;
+    char *out = text;
+
+    (void) put_number(out, 0, value);
+    return out;
 }
 
 /* per operation: one number when all are the same, else op:bytes,... */
 static const char *per_op(const uint64_t *values)
 {
+    char *out = text;
     size_t at = 0;
     bool same = true;
 
@@ -218,12 +250,13 @@ static const char *per_op(const uint64_t *values)
     if (same) {
         return number(values[0]);
     }
-    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT && at < sizeof(text); ++op) {
-        at += (size_t) snprintf(text + at, sizeof(text) - at, "%s%s:%llu", 0 == op ? "" : ",",
-                                mca_coll_shmcico_op_names[op],
-                                (unsigned long long) values[op]);
+    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
+        at = put_text(out, at, 0 == op ? "" : ",");
+        at = put_text(out, at, mca_coll_shmcico_op_names[op]);
+        at = put_text(out, at, ":");
+        at = put_number(out, at, values[op]);
     }
-    return text;
+    return out;
 }
 
 static int op_named(const char *name, size_t len)
@@ -503,8 +536,10 @@ void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
 #if OMPI_MAJOR_VERSION < 5
         /* 4.1's MPI_Comm_get_info reports the copy Open MPI saved of what
          * it was given, where there is one */
-        if ((size_t) snprintf(saved, sizeof(saved), "%s%s", OPAL_INFO_SAVE_PREFIX,
-                              hints[i].name) < sizeof(saved)) {
+        size_t prefix = strlen(OPAL_INFO_SAVE_PREFIX), name = strlen(hints[i].name);
+        if (prefix + name < sizeof(saved)) {
+            memcpy(saved, OPAL_INFO_SAVE_PREFIX, prefix);
+            memcpy(saved + prefix, hints[i].name, name + 1);
             (void) opal_info_set(comm->super.s_info, saved, value);
         }
 #else
