@@ -605,6 +605,13 @@ default_suite() {
         run_case "keep-segments-np$np" 300 -- mpi $np -- mpi/test_keep keep
     done
     run_case keep-segments-off-np2 300 -- mpi 2 keep_segments 0 -- mpi/test_keep off
+    # a setup that fails at rank 1 (no memory) on a kept segment
+    if [ -z "${SANITIZER_PRELOAD:-}" ]; then
+        run_case keep-segments-no-memory-np2 120 \
+            -- mpi 2 -- -x LD_PRELOAD="$PWD/mpi/.libs/fault_malloc.so" mpi/test_keep no-memory
+    else
+        echo "not run under the sanitizers' runtime: keep-segments-no-memory-np2"
+    fi
     # rank 0 keeps segments, the others do not (5.0.7's mpirun dies on
     # MPMD here, so one rank's environment differs instead)
     run_case keep-segments-rank0-only-np3 300 \

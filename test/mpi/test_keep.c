@@ -38,12 +38,17 @@
  *   keep   the default
  *   off    run with coll_shmcico_keep_segments 0: every setup makes a
  *          segment, and nothing is mapped after the frees
+ *   no-memory  under fault_malloc.so: rank 1's component cannot allocate
+ *          while it takes over a kept segment, so the setup fails; every
+ *          rank drops the segment (coll_shmcico_segment_bytes and the
+ *          mappings say so), the communicator falls back with right
+ *          results, and the next one makes a new segment
  *   mixed  rank 0 keeps segments, the others run with
  *          coll_shmcico_keep_segments 0: rank 0 never offers one
  *          (it would be missing at the others, and rank 0 would drop
  *          it), so after 10 communicators in turn it keeps 4
  *
- * Usage: test_keep keep|off|mixed
+ * Usage: test_keep keep|off|mixed|no-memory
  */
 
 #include <stdio.h>
@@ -242,6 +247,40 @@ static void at_most_kept(void)
              st_segment_mappings(AT_ONCE + 2) - world_maps, kept);
 }
 
+static void no_memory(int rank)
+{
+    MPI_Comm comm = made(MPI_COMM_WORLD, 8, ST_BCAST, 20);
+    int counts[1] = { 4096 };
+    unsigned long long fallback;
+    counts_t before;
+
+    MPI_Comm_free(&comm);               /* kept */
+    before = now();
+    fallback = st_counter_sum("fallback");
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    if (1 == rank) {
+        (void) st_fault_malloc_from(1);
+    }
+    st_simple_call(ST_BCAST, comm, 0, counts, 21);
+    (void) st_fault_malloc_from(0);
+    ST_CHECK(now().failed - before.failed == 1 && now().reused == before.reused
+             && now().created == before.created,
+             "a setup that failed on a kept segment: %llu failed, %llu taken over, %llu made",
+             now().failed - before.failed, now().reused - before.reused,
+             now().created - before.created);
+    ST_CHECK(st_counter_sum("fallback") - fallback == 1, "%llu calls handed on, expected 1",
+             st_counter_sum("fallback") - fallback);
+    ST_CHECK(st_size_variable("segment_bytes") == world_bytes
+             && st_segment_mappings(8) == world_maps,
+             "the kept segment still there after the failed setup: %llu bytes, %d mappings",
+             st_size_variable("segment_bytes") - world_bytes, st_segment_mappings(8) - world_maps);
+    MPI_Comm_free(&comm);
+    before = now();
+    comm = made(MPI_COMM_WORLD, 256 * 1024, ST_GATHER, 22);
+    MPI_Comm_free(&comm);
+    expect("after the failed setup", before, 1, 0);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -251,7 +290,8 @@ int main(int argc, char **argv)
     st_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    keeping = 0 == strcmp(mode, "keep") || (0 == strcmp(mode, "mixed") && 0 == rank);
+    keeping = 0 == strcmp(mode, "keep") || 0 == strcmp(mode, "no-memory")
+              || (0 == strcmp(mode, "mixed") && 0 == rank);
     kept_max = (int) st_cvar("keep_segments");
     ST_CHECK(keeping == (kept_max > 0), "coll_shmcico_keep_segments %d in mode %s",
              kept_max, mode);
@@ -262,6 +302,14 @@ int main(int argc, char **argv)
     world_bytes = st_size_variable("segment_bytes");
     if (0 == strcmp(mode, "mixed")) {
         mixed(rank);
+        return st_finish("test_keep");
+    }
+    if (0 == strcmp(mode, "no-memory")) {
+        if (!st_fault_malloc_from(0)) {
+            st_fail("no-memory needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
+        } else {
+            no_memory(rank);
+        }
         return st_finish("test_keep");
     }
     handover();
