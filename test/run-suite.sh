@@ -712,6 +712,9 @@ valgrind_suite() {
     # the cache probe's loads on own blocks' destinations
     OMPI_MCA_coll_shmcico_cache_probe=1 OMPI_MCA_coll_shmcico_cache_probe_ns=1 \
         valgrind_case valgrind-own-probe mpi/test_hints own-probe cold
+    # segments kept, taken over, retired and dropped, and those left
+    # kept at MPI_Finalize
+    valgrind_case valgrind-keep-segments mpi/test_keep keep
     # the component's own argument checks (Open MPI's would catch most)
     OMPI_MCA_mpi_param_check=0 valgrind_case valgrind-bad-input mpi/test_badinput
     # on simulated nodes: a communicator left for MPI_Finalize, whose node
