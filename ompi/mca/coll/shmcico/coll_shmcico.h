@@ -436,10 +436,14 @@ void mca_coll_shmcico_dstream_fini(mca_coll_shmcico_dstream_t *dstream);
 
 /** The region of count elements of dtype at buf, pieces of one element
  *  in pieces[max]; false when the layout is not worth a single copy
- *  (more pieces than max, or pieces too small on average). */
+ *  (more pieces than max, or pieces too small on average).  *found: the
+ *  pieces of a non-dense dtype already in pieces (their number, or -1
+ *  for more than max), 0 when they are to be found (and *found says
+ *  then): the blocks of one buffer of blocks share them, so they are
+ *  found once per call, not once per block. */
 bool mca_coll_shmcico_region_init(mca_coll_shmcico_region_t *region,
                                   mca_coll_shmcico_piece_t *pieces, uint64_t max,
-                                  const void *buf, size_t count,
+                                  int64_t *found, const void *buf, size_t count,
                                   struct ompi_datatype_t *dtype);
 
 /** Pack count elements of dtype at buf into packed (bytes returned);

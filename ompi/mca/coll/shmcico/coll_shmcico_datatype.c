@@ -196,7 +196,7 @@ static int64_t element_pieces(struct ompi_datatype_t *dtype, mca_coll_shmcico_pi
 
 bool mca_coll_shmcico_region_init(mca_coll_shmcico_region_t *region,
                                   mca_coll_shmcico_piece_t *pieces, uint64_t max,
-                                  const void *buf, size_t count,
+                                  int64_t *found, const void *buf, size_t count,
                                   struct ompi_datatype_t *dtype)
 {
     ptrdiff_t lb, extent, true_lb, true_extent;
@@ -209,9 +209,14 @@ bool mca_coll_shmcico_region_init(mca_coll_shmcico_region_t *region,
     if (ompi_datatype_is_contiguous_memory_layout(dtype, 2)) {
         /* dense: the engine walks it as one span */
         pieces[0] = (mca_coll_shmcico_piece_t) { true_lb, size };
-    } else if ((n = element_pieces(dtype, pieces, max)) <= 0
-               || size / (uint64_t) n < MIN_PIECE) {
-        return false;
+    } else {
+        if (0 == *found) {
+            *found = element_pieces(dtype, pieces, max);
+        }
+        n = *found;
+        if (n <= 0 || size / (uint64_t) n < MIN_PIECE) {
+            return false;
+        }
     }
     *region = (mca_coll_shmcico_region_t) {
         .base = (uint64_t) (uintptr_t) buf, .count = count, .extent = extent,

@@ -111,10 +111,11 @@ static mca_coll_shmcico_help_t helper_of(mca_coll_shmcico_op_t op)
     }
 }
 
-/* One block: its stream, and its region when it may go by single copy. */
+/* One block: its stream, and its region when it may go by single copy
+ * (pieces, *found: as mca_coll_shmcico_region_init() takes them). */
 static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op, int i,
                        const void *buf, size_t count, struct ompi_datatype_t *dtype,
-                       bool sending, mca_coll_shmcico_piece_t *pieces)
+                       bool sending, mca_coll_shmcico_piece_t *pieces, int64_t *found)
 {
     mca_coll_shmcico_block_t *block = &module->blocks[i];
     uint64_t bytes;
@@ -129,7 +130,7 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream };
     if (mca_coll_shmcico_single_by_size(module, op, bytes)
         && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,
-                                        buf, count, dtype)) {
+                                        found, buf, count, dtype)) {
         block->region = &module->regions[i];
         block->single = true;
         /* only a single copy has chunks */
@@ -159,6 +160,7 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
                        int p, bool sending, uint64_t *largest, int *cold)
 {
     int error = mca_coll_shmcico_check_blocks(a->blocks_buf, &a->layout, a->blocks_type, p);
+    int64_t found = 0;                  /* the datatype's pieces, once */
 
     *largest = 0;
     for (int i = 0; i < p; ++i) {
@@ -167,7 +169,7 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
                    ok ? mca_coll_shmcico_block_start(a->blocks_buf, &a->layout,
                                                      a->blocks_type, i) : NULL,
                    ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
-                   sending, module->pieces[1]);
+                   sending, module->pieces[1], &found);
         if (sending && i != a->root && probe_block(a->op, &module->blocks[i])) {
             ++*cold;
         }
@@ -217,7 +219,8 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         buf = NULL;
         count = 0;
     }
-    open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0]);
+    open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0],
+               &(int64_t) { 0 });
     if (own_goes_out(a, me) && probe_block(a->op, &module->blocks[p])) {
         ++*cold;
     }
