@@ -219,6 +219,9 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_net_t net;
     mca_coll_shmcico_params_t params;
     bool disabled;                  /**< the shmcico_disable hint */
+    void *registered_comm;          /**< the communicator whose hints it follows
+                                         (coll_shmcico_hints.c's list); NULL: none */
+    struct mca_coll_shmcico_module_t *registered_next;  /**< the next in that list */
     mca_coll_shmcico_engine_t engine;
     struct mca_coll_shmcico_kept_t *kept;   /**< who may take the segment over once the
                                                  communicator is freed; NULL: unmapped then */

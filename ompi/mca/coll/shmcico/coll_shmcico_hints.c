@@ -60,47 +60,39 @@
 /* ------------------------------------------------------------------ */
 /* Which module a communicator's callback is for                        */
 
-#define REGISTRY_GROWTH 16
-
+/* A list through the modules themselves (mca_coll_shmcico_module_t's
+ * registered_comm and registered_next), so that registering a
+ * communicator never allocates: a process that could not register one
+ * would not see its hints, and a shmcico_disable hint seen by the other
+ * processes alone would leave them falling back while it waits in the
+ * segment's setup. */
 static struct {
     opal_mutex_t lock;
     bool ready;
-    struct { void *comm; mca_coll_shmcico_module_t *module; } *entries;
-    int count, room;
+    mca_coll_shmcico_module_t *first;
 } registry = { .ready = false };
 
 static mca_coll_shmcico_module_t *registry_find(void *comm)
 {
-    mca_coll_shmcico_module_t *module = NULL;
+    mca_coll_shmcico_module_t *module;
 
     OPAL_THREAD_LOCK(&registry.lock);
-    for (int i = 0; i < registry.count && NULL == module; ++i) {
-        module = registry.entries[i].comm == comm ? registry.entries[i].module : NULL;
+    for (module = registry.first; NULL != module && module->registered_comm != comm;
+         module = module->registered_next) {
     }
     OPAL_THREAD_UNLOCK(&registry.lock);
     return module;
 }
 
-static bool registry_add(void *comm, mca_coll_shmcico_module_t *module)
+static void registry_add(void *comm, mca_coll_shmcico_module_t *module)
 {
-    bool ok = true;
-
     OPAL_THREAD_LOCK(&registry.lock);
-    if (registry.count == registry.room) {
-        void *grown = realloc(registry.entries, (size_t) (registry.room + REGISTRY_GROWTH)
-                                                * sizeof(*registry.entries));
-        ok = NULL != grown;
-        if (ok) {
-            registry.entries = grown;
-            registry.room += REGISTRY_GROWTH;
-        }
+    if (NULL == module->registered_comm) {  /* not in the list yet */
+        module->registered_next = registry.first;
+        registry.first = module;
     }
-    if (ok) {
-        registry.entries[registry.count].comm = comm;
-        registry.entries[registry.count++].module = module;
-    }
+    module->registered_comm = comm;
     OPAL_THREAD_UNLOCK(&registry.lock);
-    return ok;
 }
 
 mca_coll_shmcico_module_t *mca_coll_shmcico_module_of(struct ompi_communicator_t *comm)
@@ -114,12 +106,15 @@ void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module)
         return;
     }
     OPAL_THREAD_LOCK(&registry.lock);
-    for (int i = 0; i < registry.count; ++i) {
-        if (registry.entries[i].module == module) {
-            registry.entries[i] = registry.entries[--registry.count];
+    for (mca_coll_shmcico_module_t **link = &registry.first; NULL != *link;
+         link = &(*link)->registered_next) {
+        if (*link == module) {
+            *link = module->registered_next;
             break;
         }
     }
+    module->registered_comm = NULL;
+    module->registered_next = NULL;
     OPAL_THREAD_UNLOCK(&registry.lock);
 }
 
@@ -132,9 +127,7 @@ void mca_coll_shmcico_hints_open(void)
 void mca_coll_shmcico_hints_close(void)
 {
     if (registry.ready) {
-        free(registry.entries);
-        registry.entries = NULL;
-        registry.count = registry.room = 0;
+        registry.first = NULL;
         OBJ_DESTRUCT(&registry.lock);
         registry.ready = false;
     }
@@ -511,9 +504,10 @@ static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
 void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
                                       struct ompi_communicator_t *comm)
 {
-    if (!registry.ready || !registry_add(comm, module)) {
+    if (!registry.ready) {
         return;
     }
+    registry_add(comm, module);
     for (int i = 0; i < nhints; ++i) {
         /* Open MPI calls back at once, with the communicator's value or
          * this default */
