@@ -77,7 +77,7 @@ def segment_layout():
             svg.text(x + 8, y + 33, detail, 11)
         y += h
 
-    block("header", "magic, layout version, p, s, w, f, size, attach counter", 42, SHARED)
+    block("header", "magic, layout version, p, s, w, f, size, attach counter, retired", 42, SHARED)
     block("topology", "numa[p], leaders[p]  (one page with the header)", 40, SHARED)
     block("bank control: w cache lines", "op, total, mode of each bank; counts[p] per bank",
           46, SHARED)
