@@ -326,6 +326,8 @@ default_suite() {
         --expect 'coll_shmcico_max_procs"' \
         --expect 'coll_shmcico_backing_dir" \(current value: "' \
         --expect 'coll_shmcico_lazy"' --expect 'coll_shmcico_verbose"' \
+        --expect 'coll_shmcico_keep_segments" \(current value: "4", data source: default' \
+        --expect 'coll_shmcico_segments_reused"' \
         -- bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case no-size-limits-by-default 60 \
         --expect 'coll_shmcico_bcast_max_bytes" \(current value: "0", data source: default' \
