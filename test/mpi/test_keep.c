@@ -22,8 +22,9 @@
  *    after the last free;
  *  - the same processes in another order (a split with reversed keys)
  *    make their own segment, and the next such communicator takes that
- *    one over; another tree (the shmcico_tree hint) takes a kept segment
- *    over, its calls follow the new tree;
+ *    one over; a communicator with another tree (the shmcico_tree hint)
+ *    takes a kept segment over, and its tree is in effect
+ *    (MPI_Comm_get_info): a segment's parameters are its communicator's;
  *  - a rank without a copy: rank 0 frees its communicator while the
  *    others keep theirs; the next communicator's setup finds the copy
  *    missing at the others, every rank drops its copy and a new segment
@@ -134,6 +135,18 @@ static void handover(void)
              st_segment_mappings(8) - world_maps, keeping);
 }
 
+static int tree_in_effect(MPI_Comm comm, const char *tree)
+{
+    MPI_Info info;
+    char value[64] = "";
+    int found = 0;
+
+    MPI_Comm_get_info(comm, &info);
+    MPI_Info_get(info, "shmcico_tree", (int) sizeof(value) - 1, value, &found);
+    MPI_Info_free(&info);
+    return found && 0 == strcmp(value, tree);
+}
+
 static void other_order_and_tree(int rank, int size)
 {
     MPI_Comm reversed, again, tree;
@@ -156,6 +169,8 @@ static void other_order_and_tree(int rank, int size)
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &tree);
     MPI_Info_free(&info);
     use(tree, 20 * 1024, ST_ALLGATHER, 3);
+    ST_CHECK(tree_in_effect(tree, "chain"), "the shmcico_tree hint not in effect on a "
+             "communicator that took a kept segment over");
     MPI_Comm_free(&tree);
     expect("another tree", before, 0, 1);
 }
