@@ -57,11 +57,9 @@ mca_coll_shmcico_kept_t *mca_coll_shmcico_keep_new(struct ompi_communicator_t *c
 
 void mca_coll_shmcico_keep_drop(mca_coll_shmcico_kept_t *kept)
 {
+    /* a kept segment's base is set (mca_coll_shmcico_segment_release()) */
     mca_coll_shmcico_shm_unmap(kept->base, kept->layout.segment_size);
-    if (NULL != kept->base) {
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
-                               -(unsigned long long) kept->layout.segment_size);
-    }
+    mca_coll_shmcico_keep_unreserve(kept->layout.segment_size);
     free(kept);
 }
 
@@ -242,6 +240,12 @@ bool mca_coll_shmcico_keep_reserve(size_t bytes)
         }
     }
     return true;
+}
+
+void mca_coll_shmcico_keep_unreserve(size_t bytes)
+{
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
+                           -(unsigned long long) bytes);
 }
 
 void mca_coll_shmcico_keep_clear(void)

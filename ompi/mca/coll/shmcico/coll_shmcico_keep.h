@@ -100,6 +100,10 @@ bool mca_coll_shmcico_keep_drop_oldest(void);
  *  when it is not kept). */
 bool mca_coll_shmcico_keep_reserve(size_t bytes);
 
+/** Give a segment's bytes, taken by mca_coll_shmcico_keep_reserve(),
+ *  back to the budget (the segment is unmapped, or its setup failed). */
+void mca_coll_shmcico_keep_unreserve(size_t bytes);
+
 /** Drop every kept segment (component close). */
 void mca_coll_shmcico_keep_clear(void);
 

@@ -94,8 +94,7 @@ void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
         kept->layout = view->layout;
         kept->last = module->engine.last;
     } else if (MCA_COLL_SHMCICO_SEGMENT_READY == module->state) {
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
-                               -(unsigned long long) view->layout.segment_size);
+        mca_coll_shmcico_keep_unreserve(view->layout.segment_size);
     }
     mca_coll_shmcico_copy_close(module);
     mca_coll_shmcico_place_fini(&module->bcast_place);

@@ -497,19 +497,19 @@ static void abandon(setup_t *s)
 {
     mca_coll_shmcico_module_t *m = s->module;
 
-    m->engine.view.base = NULL == s->kept ? s->base : NULL;
-    m->engine.view.layout = s->layout;
     if (NULL != s->kept) {
         /* before the messages of the next setup: whoever frees the
          * communicator that uses it later drops its copy */
         mca_coll_shmcico_keep_retire(s->kept);
-        mca_coll_shmcico_keep_drop(s->kept);    /* its bytes too */
+        mca_coll_shmcico_keep_drop(s->kept);    /* unmapped, its bytes given back */
         s->kept = NULL;
+        s->base = NULL;
     }
+    m->engine.view.base = s->base;
+    m->engine.view.layout = s->layout;
     mca_coll_shmcico_segment_release(m);
     /* the reservation of reserve(), taken if this process got that far */
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.segment_bytes,
-                           -(unsigned long long) s->reserved);
+    mca_coll_shmcico_keep_unreserve(s->reserved);
     s->reserved = 0;
 }
 
