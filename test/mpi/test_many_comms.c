@@ -51,6 +51,10 @@ int main(int argc, char **argv)
 
     st_init(&argc, &argv);
     limit = argc > 1 ? atoi(argv[1]) : 0;
+    if (limit < 1) {
+        st_fail("usage: test_many_comms LIMIT (segments, 1 or more)");
+        return st_finish("test_many_comms");
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     created0 = st_counter("segments_created");
     failed0 = st_counter("segments_failed");
