@@ -224,6 +224,14 @@ static void test_chunks(void)
     check_chunks(early, 65536 * 4 * K, 4 * K, 8 * K, "not 65536 chunks: two pages each");
     check_chunks(late, 2 * GIB + 13, 4 * K, 36 * K, "2 GiB + 13 in 58255 chunks");
     check_chunks(early, 4 * GIB, 4 * K, 68 * K, "4 GiB in 61681 chunks");
+    /* a Scatter(v) root pushes late to one receiver; to several, whose
+     * pulls wait on each other in the kernel, early */
+    CHECK(late == mca_coll_shmcico_rooted_help(true, 2), "Scatter of 2: the root helps late");
+    CHECK(early == mca_coll_shmcico_rooted_help(true, 3), "Scatter of 3: the root helps early");
+    CHECK(early == mca_coll_shmcico_rooted_help(true, 16), "Scatter of 16: early");
+    CHECK(early == mca_coll_shmcico_rooted_help(false, 2), "Gather: the root pulls early");
+    check_chunks(mca_coll_shmcico_rooted_help(true, 16), 64 * K, none, 32 * K,
+                 "Scatter of 16, 64 KiB: halves");
     /* nobody helps (Allgather(v)) */
     check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 4 * M, 1 * M, 4 * M, "alone: one chunk");
     check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 16 * K, none, 16 * K, "alone: one chunk");

@@ -100,11 +100,12 @@ static bool moves_nothing(const mca_coll_shmcico_args_t *a, int me, int p)
 /* Who helps a block's reader (coll_shmcico_single.h): a Bcast root at
  * once, a Gather root by pulling, a Scatter root by pushing after its
  * own block; nobody an Allgather(v) reader. */
-static mca_coll_shmcico_help_t helper_of(mca_coll_shmcico_op_t op)
+static mca_coll_shmcico_help_t helper_of(mca_coll_shmcico_op_t op, int nprocs)
 {
     switch (op) {
     case MCA_COLL_SHMCICO_OP_SCATTER:
-    case MCA_COLL_SHMCICO_OP_SCATTERV: return MCA_COLL_SHMCICO_HELP_LATE;
+    case MCA_COLL_SHMCICO_OP_SCATTERV:
+        return mca_coll_shmcico_rooted_help(true, nprocs);
     case MCA_COLL_SHMCICO_OP_ALLGATHER:
     case MCA_COLL_SHMCICO_OP_ALLGATHERV: return MCA_COLL_SHMCICO_HELP_NONE;
     default: return MCA_COLL_SHMCICO_HELP_EARLY;
@@ -134,7 +135,8 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
         block->region = &module->regions[i];
         block->single = true;
         /* only a single copy has chunks */
-        block->chunk = mca_coll_shmcico_chunk_for(bytes, helper_of(op), module->params.chunk);
+        block->chunk = mca_coll_shmcico_chunk_for(bytes, helper_of(op, module->engine.nprocs),
+                                                  module->params.chunk);
     }
 }
 

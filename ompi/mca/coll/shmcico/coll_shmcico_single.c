@@ -31,6 +31,11 @@ void mca_coll_shmcico_region_contig(mca_coll_shmcico_region_t *region, void *byt
 #define KIB ((uint64_t) 1024)
 #define PAGES(b) (((b) + 4095) / 4096 * 4096)
 
+mca_coll_shmcico_help_t mca_coll_shmcico_rooted_help(bool scatter, int nprocs)
+{
+    return scatter && nprocs <= 2 ? MCA_COLL_SHMCICO_HELP_LATE : MCA_COLL_SHMCICO_HELP_EARLY;
+}
+
 uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help,
                                     uint64_t largest)
 {

@@ -141,10 +141,23 @@ void mca_coll_shmcico_region_contig(mca_coll_shmcico_region_t *region, void *byt
 typedef enum {
     MCA_COLL_SHMCICO_HELP_NONE,     /**< Allgather(v): the reader alone */
     MCA_COLL_SHMCICO_HELP_EARLY,    /**< Bcast: a root free at once; Gather(v): a
-                                         root that pulls, after its own block */
-    MCA_COLL_SHMCICO_HELP_LATE      /**< Scatter(v): a root that pushes, after its
-                                         own block */
+                                         root that pulls, after its own block;
+                                         Scatter(v) of more than two processes:
+                                         receivers whose pulls out of the root
+                                         wait on each other in the kernel */
+    MCA_COLL_SHMCICO_HELP_LATE      /**< Scatter(v) of two processes: a root that
+                                         pushes, after its own block */
 } mca_coll_shmcico_help_t;
+
+/**
+ * Who helps the receivers of a Scatter(v) (scatter) or the senders of a
+ * Gather(v) on nprocs processes: EARLY but for a Scatter(v) of two
+ * processes, LATE.  Receivers that pull out of one root at once wait on
+ * each other in the kernel (docs/design.md, "Many readers of one
+ * buffer"), so from two of them on the root, after its own block, still
+ * finds chunks to push.
+ */
+mca_coll_shmcico_help_t mca_coll_shmcico_rooted_help(bool scatter, int nprocs);
 
 /**
  * The chunk size of a single copy of bytes that the reader and a helper
