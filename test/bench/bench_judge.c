@@ -10,9 +10,18 @@
 
 /* The verdict on a stage: the rule is in bench_judge.h. */
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "bench_judge.h"
+
+bool bench_started_late(double late_s, double end_s, double late_floor_s)
+{
+    double limit = isfinite(end_s) ? fmax(late_floor_s, BENCH_LATE_OF_TIME * end_s)
+                                   : late_floor_s;
+
+    return late_s > limit;
+}
 
 bench_verdict_t bench_judge_stage(const bench_stage_tally_t *tallies, int n,
                                   int rounds, int late_rounds)

@@ -280,12 +280,12 @@ static unsigned long stage_first_round(const bench_point_t *point, const bench_p
 }
 
 /* Rank 0: whether some launch of round r of a stage started late. */
-static bool round_late(const bench_point_t *point, int r)
+static bool round_late(const bench_point_t *point, int r, int n)
 {
-    const double *late = point->slots;
+    const double *late = point->slots, *end = point->slots + n;
 
     for (int j = r * point->nactive; j < (r + 1) * point->nactive; ++j) {
-        if (late[j] > point->run->opt.late_s) {
+        if (bench_started_late(late[j], end[j], point->run->opt.late_s)) {
             return true;
         }
     }
@@ -304,13 +304,14 @@ static bench_verdict_t judge_stage(bench_point_t *point, const bench_plan_t *pla
 
     for (int j = 0; j < n; ++j) {
         int c = slot_component(point, first_round, j);
-        bool started = late[j] <= point->run->opt.late_s, fits = end[j] <= plan->b;
+        bool started = !bench_started_late(late[j], end[j], point->run->opt.late_s);
+        bool fits = end[j] <= plan->b;
 
         t[c].on_time += started;
         t[c].overruns += started && !fits;
     }
     for (int r = 0; r < rounds; ++r) {
-        late_rounds += round_late(point, r);
+        late_rounds += round_late(point, r, n);
     }
     for (int a = 0; point->stage > 0 && a < point->nactive; ++a) {
         int c = point->active[a];
@@ -330,7 +331,7 @@ static void keep_valid_launches(bench_point_t *point, const bench_plan_t *plan)
     unsigned long first_round = stage_first_round(point, plan);
 
     for (int r = 0; r < (int) plan->launches; ++r) {
-        if (round_late(point, r)) {
+        if (round_late(point, r, n)) {
             continue;
         }
         for (int j = r * point->nactive; j < (r + 1) * point->nactive; ++j) {

@@ -37,7 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,6 +99,11 @@ static void reader(int me, int ncpus)
     char *dst = map(sizes[NSIZES - 1], 0);
     uint64_t n;
 
+    /* a reader spins: it must not outlive the source */
+    (void) prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != source_pid) {
+        exit(1);
+    }
     pin((me + 1) % ncpus);
     for (n = 1;; n++) {
         line_wait(&ctl->go, n);     /* acquire: the repeat's parameters */
