@@ -460,7 +460,7 @@ default_suite() {
     run_case bench-why-no-valid-launch 120 \
         --expect 'no valid launch .*\(last try: [1-9][0-9]* stages after the warm-up, late starts [1-9][0-9]*/[1-9][0-9]*, overruns 0/0\)' \
         -- bash -c "mpi 2 -- bench/shmcico-bench --ops bcast --sizes 8 --components shmcico,tuned \
-                        --late-ns 0 --max-seconds 0.01 --quiet --csv results/why.csv \
+                        --late-ns 0 --late-pct 0 --max-seconds 0.01 --quiet --csv results/why.csv \
                     && head -n 1 results/why.csv | grep -q ',valid,.*,stages,late,overran\$' \
                     && awk -F, 'NR > 1 && (\$11 != 0 || \$19 == 0 || \$20 != 0) { bad = 1 }
                                 END { exit bad || NR != 3 }' results/why.csv \

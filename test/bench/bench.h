@@ -81,7 +81,8 @@ typedef struct {
     bench_timer_t timer;
     bench_sync_method_t sync;
     int sync_rounds;                    /**< ping-pongs per pair of ranks */
-    double late_s;                      /**< lateness tolerance */
+    double late_s;                      /**< lateness tolerance, at least */
+    double late_share;                  /**< ... or this share of a launch's time */
     double trim_pct;
     double rel_error;
     int min_launches;

@@ -15,10 +15,9 @@
 
 #include "bench_judge.h"
 
-bool bench_started_late(double late_s, double end_s, double late_floor_s)
+bool bench_started_late(double late_s, double end_s, double late_floor_s, double share)
 {
-    double limit = isfinite(end_s) ? fmax(late_floor_s, BENCH_LATE_OF_TIME * end_s)
-                                   : late_floor_s;
+    double limit = isfinite(end_s) ? fmax(late_floor_s, share * end_s) : late_floor_s;
 
     return late_s > limit;
 }

@@ -14,7 +14,8 @@
  *
  * A launch is valid when every rank started it on time and it ended
  * inside its slot b.  On time is within --late-ns of the schedule, or
- * within BENCH_LATE_OF_TIME of the launch's own time where that is more:
+ * within --late-pct (BENCH_LATE_SHARE) of the launch's own time where
+ * that is more:
  * a start late by L adds at most L to the time, so a launch of 4 ms may
  * start 40 us late, which a rule in nanoseconds alone never allowed at
  * 16 ranks on a virtual machine (every round of a 4 MiB point there had
@@ -50,12 +51,13 @@
 
 #define BENCH_MAX_OVERRUN_FRACTION 0.1     /* of a component's on-time launches */
 #define BENCH_MAX_LATE_FRACTION 0.25       /* of a stage's rounds */
-#define BENCH_LATE_OF_TIME 0.01             /* of a launch's own time */
+#define BENCH_LATE_SHARE 0.01               /* of a launch's own time (--late-pct) */
 
 /** Whether a launch started late: late_s after its schedule on the
  *  latest rank, end_s its end after the schedule (its time; infinite
- *  after an MPI error), late_floor_s the --late-ns limit. */
-bool bench_started_late(double late_s, double end_s, double late_floor_s);
+ *  after an MPI error), late_floor_s the --late-ns limit, share the
+ *  --late-pct one (a fraction). */
+bool bench_started_late(double late_s, double end_s, double late_floor_s, double share);
 
 /** One component's launches in a stage (one a round). */
 typedef struct {

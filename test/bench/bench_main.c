@@ -285,7 +285,8 @@ static bool round_late(const bench_point_t *point, int r, int n)
     const double *late = point->slots, *end = point->slots + n;
 
     for (int j = r * point->nactive; j < (r + 1) * point->nactive; ++j) {
-        if (bench_started_late(late[j], end[j], point->run->opt.late_s)) {
+        if (bench_started_late(late[j], end[j], point->run->opt.late_s,
+                               point->run->opt.late_share)) {
             return true;
         }
     }
@@ -304,7 +305,8 @@ static bench_verdict_t judge_stage(bench_point_t *point, const bench_plan_t *pla
 
     for (int j = 0; j < n; ++j) {
         int c = slot_component(point, first_round, j);
-        bool started = !bench_started_late(late[j], end[j], point->run->opt.late_s);
+        bool started = !bench_started_late(late[j], end[j], point->run->opt.late_s,
+                                           point->run->opt.late_share);
         bool fits = end[j] <= plan->b;
 
         t[c].on_time += started;

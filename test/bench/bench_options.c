@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_judge.h"
 
 static int bench_rank;
 
@@ -32,7 +33,7 @@ static int bench_rank;
 
 enum {
     OPT_OPS = 256, OPT_COMPONENTS, OPT_SIZES, OPT_MIN_SIZE, OPT_MAX_SIZE,
-    OPT_SYNC, OPT_SYNC_ROUNDS, OPT_TIMER, OPT_LATE_NS, OPT_TRIM,
+    OPT_SYNC, OPT_SYNC_ROUNDS, OPT_TIMER, OPT_LATE_NS, OPT_LATE_PCT, OPT_TRIM,
     OPT_REL_ERROR, OPT_MIN_LAUNCHES, OPT_MAX_LAUNCHES, OPT_MAX_SECONDS,
     OPT_CACHE, OPT_COLD_POOL, OPT_ROOT, OPT_COUNTS, OPT_WAIT_NS, OPT_CSV, OPT_QUIET,
     OPT_HELP = 'h'
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
     { "sync-rounds", required_argument, NULL, OPT_SYNC_ROUNDS },
     { "timer", required_argument, NULL, OPT_TIMER },
     { "late-ns", required_argument, NULL, OPT_LATE_NS },
+    { "late-pct", required_argument, NULL, OPT_LATE_PCT },
     { "trim", required_argument, NULL, OPT_TRIM },
     { "rel-error", required_argument, NULL, OPT_REL_ERROR },
     { "min-launches", required_argument, NULL, OPT_MIN_LAUNCHES },
@@ -121,8 +123,9 @@ static void print_help(void)
 "                      default) or ring (rank i with rank i-1, offsets add up)\n"
 "  --sync-rounds K     ping-pongs per link, the fastest one counts (default 100)\n"
 "  --late-ns N         a launch is valid when every rank starts within N ns\n"
-"                      of the schedule, or within 1 %% of the launch's time\n"
-"                      where that is more (default 500)\n"
+"                      of the schedule (default 500), or ...\n"
+"  --late-pct P        ... within P percent of the launch's time where that\n"
+"                      is more (default 1; 0: --late-ns alone)\n"
 "  --trim G            percent of extreme times dropped, half at each end\n"
 "                      (default 10)\n"
 "  --rel-error X       stop a point at this relative standard error\n"
@@ -390,6 +393,7 @@ static void set_defaults(bench_options_t *opt)
     opt->sync = BENCH_SYNC_LINEAR;
     opt->sync_rounds = 100;
     opt->late_s = 500e-9;
+    opt->late_share = BENCH_LATE_SHARE;
     opt->trim_pct = 10;
     opt->rel_error = 0.02;
     opt->min_launches = 30;
@@ -438,6 +442,12 @@ static bool parse_one(int code, char *arg, const char *word,
             return false;
         }
         opt->late_s = ns * 1e-9;
+        return true;
+    case OPT_LATE_PCT:
+        if (!parse_double("--late-pct", arg, 0, false, 100, &ns)) {
+            return false;
+        }
+        opt->late_share = ns / 100;
         return true;
     case OPT_TRIM:
         return parse_double("--trim", arg, 0, false, 100, &opt->trim_pct);

@@ -223,7 +223,7 @@ static void print_header(FILE *out, const bench_run_t *run)
     }
     fprintf(out, "\n# valid:      every rank starts within %.0f ns of the "
             "schedule (or %g %% of the launch's time, where more) and ends inside "
-            "its slot b\n", opt->late_s * 1e9, 100 * BENCH_LATE_OF_TIME);
+            "its slot b\n", opt->late_s * 1e9, 100 * opt->late_share);
     fprintf(out, "# statistics: mean of the valid times (%g%% trimmed) +- half "
             "the 95%% CI; a point stops at rel. std. error %g with >= %d valid, "
             "at %d launches, or after %g s of stages\n", opt->trim_pct, opt->rel_error,

@@ -62,11 +62,13 @@ int main(void)
 
         CHECK(BENCH_STAGE_TOO_TIGHT == bench_judge_stage(t, 3, 4, 0), "third one overran");
     }
-    /* on time: within --late-ns, or within 1 % of the launch's own time */
-    CHECK(!bench_started_late(400e-9, 2e-6, 500e-9), "400 ns late on 2 us: on time");
-    CHECK(bench_started_late(600e-9, 2e-6, 500e-9), "600 ns late on 2 us: late");
-    CHECK(!bench_started_late(30e-6, 4e-3, 500e-9), "30 us late on 4 ms: on time");
-    CHECK(bench_started_late(50e-6, 4e-3, 500e-9), "50 us late on 4 ms: late");
-    CHECK(bench_started_late(1e-3, INFINITY, 500e-9), "an MPI error: --late-ns alone");
+    /* on time: within --late-ns, or within --late-pct (1 %) of the
+     * launch's own time */
+    CHECK(!bench_started_late(400e-9, 2e-6, 500e-9, 0.01), "400 ns late on 2 us: on time");
+    CHECK(bench_started_late(600e-9, 2e-6, 500e-9, 0.01), "600 ns late on 2 us: late");
+    CHECK(!bench_started_late(30e-6, 4e-3, 500e-9, 0.01), "30 us late on 4 ms: on time");
+    CHECK(bench_started_late(50e-6, 4e-3, 500e-9, 0.01), "50 us late on 4 ms: late");
+    CHECK(bench_started_late(30e-6, 4e-3, 500e-9, 0), "--late-pct 0: --late-ns alone");
+    CHECK(bench_started_late(1e-3, INFINITY, 500e-9, 0.01), "an MPI error: --late-ns alone");
     return unit_report("test_bench_judge");
 }
