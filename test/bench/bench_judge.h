@@ -19,9 +19,10 @@
  * a start late by L adds at most L to the time, so a launch of 4 ms may
  * start 40 us late, which a rule in nanoseconds alone never allowed at
  * 16 ranks on a virtual machine (every round of a 4 MiB point there had
- * a rank more than 500 ns late: docs/performance.md).  A stage runs in rounds, one
- * launch of every component each.  Two things make launches invalid, and
- * they mean different things:
+ * a rank more than 500 ns late: docs/performance.md).
+ *
+ * A stage runs in rounds, one launch of every component each.  Two
+ * things make launches invalid, and they mean different things:
  *  - an overrun: a launch started on time and did not fit.  The slot is
  *    too short (the next launch on that rank starts late), and dropping
  *    such launches would drop the slowest ones: more than

@@ -104,11 +104,12 @@ static mca_coll_shmcico_help_t helper_of(mca_coll_shmcico_op_t op, int nprocs)
 {
     switch (op) {
     case MCA_COLL_SHMCICO_OP_SCATTER:
-    case MCA_COLL_SHMCICO_OP_SCATTERV:
-        return mca_coll_shmcico_rooted_help(true, nprocs);
+    case MCA_COLL_SHMCICO_OP_SCATTERV: return mca_coll_shmcico_rooted_help(true, nprocs);
+    case MCA_COLL_SHMCICO_OP_GATHER:
+    case MCA_COLL_SHMCICO_OP_GATHERV: return mca_coll_shmcico_rooted_help(false, nprocs);
     case MCA_COLL_SHMCICO_OP_ALLGATHER:
     case MCA_COLL_SHMCICO_OP_ALLGATHERV: return MCA_COLL_SHMCICO_HELP_NONE;
-    default: return MCA_COLL_SHMCICO_HELP_EARLY;
+    default: return MCA_COLL_SHMCICO_HELP_EARLY;        /* Bcast */
     }
 }
 
