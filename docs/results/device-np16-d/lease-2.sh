@@ -5,39 +5,23 @@
 # Results go to /tmp/res, packed into $OUT/res.tar.gz after every step.
 . "$(dirname "$0")/lease-common.sh"
 
-
 L1=$L/openmpi/lib/openmpi3
-with() { local dso=$1; shift; OMPI_MCA_mca_base_component_path=$L1:$B/$dso "$@"; }
-tcase() {
-    local name=$1; shift
-    [ "$(left)" -gt 60 ] || { echo "SKIP $name" >> "$R/tests.txt"; return; }
-    local s=$SECONDS
-    if timeout 100 "$@" > "$R/t-$name.txt" 2>&1; then v=PASS; else v="FAIL($?)"; fi
-    echo "$v $name $((SECONDS - s))s" | tee -a "$R/tests.txt"
-}
 log "tests (new build)"
 tcase scatter-np16 env OMPI_MCA_mca_base_component_path=$L1:$B/comp-new mpirun -np $N16 "$B/mpi/test_vector" scatter
 tcase scatterv-np16 env OMPI_MCA_mca_base_component_path=$L1:$B/comp-new mpirun -np $N16 "$B/mpi/test_vector" scatterv
 tcase stress-all-ops-np16 env OMPI_MCA_mca_base_component_path=$L1:$B/comp-new mpirun -np $N16 "$B/mpi/test_stress" 5000 all
 echo "left in backing dir: $(ls -A "$shm" | wc -l)" >> "$R/tests.txt"
 save
-bench() {
-    local name=$1 np=$2 est=$3 dso=$4; shift 4
-    if [ "$(left)" -lt "$est" ]; then log "skip $name (left $(left) s)"; return; fi
-    log "bench $name"
-    with $dso timeout $(( $(left) - 5 )) "$B/bin/repeat.sh" 1 "$R/$name" "$np" "$@" > "$R/$name.out" 2>&1
-    log "done $name rc $?"; save
-}
 sc="--components shmcico,tuned --ops scatter,scatterv --sizes 16K,32K,64K,128K,256K --max-seconds 0.2"
 for np in $N16 $N8 4; do
     for k in 1 2; do
-        bench sc-np$np-old-$k $np 15 comp $sc --cache warm
-        bench sc-np$np-new-$k $np 15 comp-new $sc --cache warm
+        DSO=comp bench sc-np$np-old-$k $np 15 $sc --cache warm
+        DSO=comp-new bench sc-np$np-new-$k $np 15 $sc --cache warm
     done
 done
 for k in 1 2; do
-    bench sc-np$N16-cold-old-$k $N16 15 comp $sc --cache cold
-    bench sc-np$N16-cold-new-$k $N16 15 comp-new $sc --cache cold
+    DSO=comp bench sc-np$N16-cold-old-$k $N16 15 $sc --cache cold
+    DSO=comp-new bench sc-np$N16-cold-new-$k $N16 15 $sc --cache cold
 done
 log "end; left in backing dir: $(ls -A "$shm" | wc -l)"
 save

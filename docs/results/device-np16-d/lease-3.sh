@@ -5,16 +5,7 @@
 # Results go to /tmp/res, packed into $OUT/res.tar.gz after every step.
 . "$(dirname "$0")/lease-common.sh"
 
-
-
-export OMPI_MCA_mca_base_component_path=$L/openmpi/lib/openmpi3:$B/comp-new
-bench() {
-    local name=$1 np=$2 est=$3; shift 3
-    if [ "$(left)" -lt "$est" ]; then log "skip $name (left $(left) s)"; return; fi
-    log "bench $name"
-    timeout $(( $(left) - 5 )) "$B/bin/repeat.sh" 1 "$R/$name" "$np" "$@" > "$R/$name.out" 2>&1
-    log "done $name rc $?"; save
-}
+DSO=comp-new
 main="--components shmcico,tuned --sizes 8,4K,64K,256K,1M --max-seconds 0.2"
 bench new-np16-warm $N16 50 $main --cache warm
 bench new-np16-cold $N16 50 $main --cache cold

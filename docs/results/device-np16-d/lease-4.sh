@@ -5,24 +5,14 @@
 # Results go to /tmp/res, packed into $OUT/res.tar.gz after every step.
 . "$(dirname "$0")/lease-common.sh"
 
-
-
-L1=$L/openmpi/lib/openmpi3
-bench() {
-    local name=$1 np=$2 est=$3 dso=$4; shift 4
-    if [ "$(left)" -lt "$est" ]; then log "skip $name (left $(left) s)"; return; fi
-    log "bench $name"
-    OMPI_MCA_mca_base_component_path=$L1:$B/$dso timeout $(( $(left) - 5 )) "$B/bin/repeat.sh" 1 "$R/$name" "$np" "$@" > "$R/$name.out" 2>&1
-    log "done $name rc $?"; save
-}
-bench big-np16-warm-rule $N16 30 comp-new --components shmcico,tuned --sizes 4M --max-seconds 0.3 --cache warm
+DSO=comp-new bench big-np16-warm-rule $N16 30 --components shmcico,tuned --sizes 4M --max-seconds 0.3 --cache warm
 sc="--components shmcico,tuned --ops scatter,scatterv --sizes 16K,32K,64K,128K,256K --max-seconds 0.2"
 for k in 1 2; do
-    bench sc-np3-old-$k 3 8 comp $sc --cache warm
-    bench sc-np3-new-$k 3 8 comp-new $sc --cache warm
+    DSO=comp bench sc-np3-old-$k 3 8 $sc --cache warm
+    DSO=comp-new bench sc-np3-new-$k 3 8 $sc --cache warm
 done
-bench new-np16-warm-2 $N16 25 comp-new --components shmcico,tuned --sizes 8,4K,64K,256K,1M --max-seconds 0.2 --cache warm
-bench big-np16-cold-rule $N16 20 comp-new --components shmcico,tuned --sizes 4M --max-seconds 0.3 --cache cold
+DSO=comp-new bench new-np16-warm-2 $N16 25 --components shmcico,tuned --sizes 8,4K,64K,256K,1M --max-seconds 0.2 --cache warm
+DSO=comp-new bench big-np16-cold-rule $N16 20 --components shmcico,tuned --sizes 4M --max-seconds 0.3 --cache cold
 log "end; left in backing dir: $(ls -A "$shm" | wc -l)"
 save
 rmdir "$shm" 2>/dev/null

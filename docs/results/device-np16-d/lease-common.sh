@@ -42,3 +42,22 @@ timeout 60 mpirun -np 2 --mca coll_shmcico_verbose 10 "$B/mpi/test_plain" > "$R/
 echo "rc $?" >> "$R/check.txt"; tail -n 15 "$R/check.txt"; save
 grep -q '^rc 0' "$R/check.txt" || { log "mpirun check failed"; exit 3; }
 [ -z "${CHECK_ONLY:-}" ] || exit 0
+
+# tcase NAME COMMAND...: one correctness case into $R/tests.txt
+tcase() {
+    local name=$1; shift
+    [ "$(left)" -gt 60 ] || { echo "SKIP $name" >> "$R/tests.txt"; return; }
+    local s=$SECONDS
+    if timeout 100 "$@" > "$R/t-$name.txt" 2>&1; then v=PASS; else v="FAIL($?)"; fi
+    echo "$v $name $((SECONDS - s))s" | tee -a "$R/tests.txt"
+}
+# [DSO=DIR] bench NAME NP SECONDS-ESTIMATE OPTIONS...: one run into $R/NAME,
+# with the component of $B/DIR (default comp)
+bench() {
+    local name=$1 np=$2 est=$3; shift 3
+    if [ "$(left)" -lt "$est" ]; then log "skip $name (left $(left) s)"; return; fi
+    log "bench $name"
+    OMPI_MCA_mca_base_component_path=$L/openmpi/lib/openmpi3:$B/${DSO:-comp} \
+        timeout $(( $(left) - 5 )) "$B/bin/repeat.sh" 1 "$R/$name" "$np" "$@" > "$R/$name.out" 2>&1
+    log "done $name rc $?"; save
+}

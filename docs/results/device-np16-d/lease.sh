@@ -13,14 +13,6 @@ ops="bcast scatter scatterv gather gatherv allgather allgatherv"
 every() { for o in $ops; do printf ' --mca coll_shmcico_%s_%s %s' "$o" "$1" "$2"; done; }
 anysize=$(every single_copy_max_procs 0)
 c64=$(every single_copy_min 65536)$anysize
-# tcase NAME COMMAND...
-tcase() {
-    local name=$1; shift
-    [ "$(left)" -gt 60 ] || { echo "SKIP $name" >> "$R/tests.txt"; return; }
-    local s=$SECONDS
-    if timeout 100 "$@" > "$R/t-$name.txt" 2>&1; then v=PASS; else v="FAIL($?)"; fi
-    echo "$v $name $((SECONDS - s))s" | tee -a "$R/tests.txt"
-}
 export OMPI_MCA_coll_shmcico_cache_probe=0
 log "tests"
 tcase keep-np16 mpirun -np $N16 "$B/mpi/test_keep" keep
@@ -39,14 +31,6 @@ echo "left in backing dir: $(ls -A "$shm" | wc -l)" >> "$R/tests.txt"
 unset OMPI_MCA_coll_shmcico_cache_probe
 save
 
-# bench NAME NP SECONDS-ESTIMATE OPTIONS...: one run into $R/NAME
-bench() {
-    local name=$1 np=$2 est=$3; shift 3
-    if [ "$(left)" -lt "$est" ]; then log "skip $name (left $(left) s)"; return; fi
-    log "bench $name"
-    timeout $(( $(left) - 5 )) "$B/bin/repeat.sh" 1 "$R/$name" "$np" "$@" > "$R/$name.out" 2>&1
-    log "done $name rc $?"; save
-}
 # setup NAME NP MPIRUN-ARGS...: comm-setup 1000 into $R/setup.txt
 setup() {
     local name=$1 np=$2; shift 2
