@@ -18,7 +18,8 @@
  * copier stops the copy and is returned.  The regions' addresses are
  * never touched: the copier only records.  And how a single copy is cut
  * into the chunks that its reader and a helper share, never more than
- * its xfer line counts.
+ * its xfer line counts.  And when one process can tell alone that the
+ * system refuses single copy between the job's processes.
  */
 
 #include <errno.h>
@@ -237,8 +238,26 @@ static void test_chunks(void)
     check_chunks(MCA_COLL_SHMCICO_HELP_NONE, 16 * K, none, 16 * K, "alone: one chunk");
 }
 
+/* refused for sure: the kernel refuses a process its own memory
+ * (seccomp), or Yama lets no sibling attach (scope 3, or 1 and 2
+ * without CAP_SYS_PTRACE); anything else may work, and the setup's probe
+ * decides */
+static void test_refusal_certain(void)
+{
+    CHECK(!mca_coll_shmcico_refusal_certain(true, -1, false), "no Yama: may work");
+    CHECK(!mca_coll_shmcico_refusal_certain(true, 0, false), "scope 0: may work");
+    CHECK(mca_coll_shmcico_refusal_certain(false, -1, true), "own copy refused: refused");
+    CHECK(mca_coll_shmcico_refusal_certain(false, 0, true), "own copy refused, scope 0");
+    CHECK(mca_coll_shmcico_refusal_certain(true, 1, false), "scope 1, no capability");
+    CHECK(!mca_coll_shmcico_refusal_certain(true, 1, true), "scope 1, CAP_SYS_PTRACE");
+    CHECK(mca_coll_shmcico_refusal_certain(true, 2, false), "scope 2, no capability");
+    CHECK(!mca_coll_shmcico_refusal_certain(true, 2, true), "scope 2, CAP_SYS_PTRACE");
+    CHECK(mca_coll_shmcico_refusal_certain(true, 3, true), "scope 3: nobody attaches");
+}
+
 int main(void)
 {
+    test_refusal_certain();
     test_chunks();
     test_dense_beyond_2gib();
     test_pieces_larger_than_a_call();

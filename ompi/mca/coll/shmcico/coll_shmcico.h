@@ -412,6 +412,12 @@ extern const char *const mca_coll_shmcico_single_names[MCA_COLL_SHMCICO_SINGLE_C
 /* ------------------------------------------------------------------ */
 /* Single copy (coll_shmcico_copy.c)                                    */
 
+/** Whether this process can tell alone that the system refuses single
+ *  copy between the job's processes (mca_coll_shmcico_refusal_certain(),
+ *  from its own kernel copy, Yama's ptrace_scope and its capabilities):
+ *  the default of coll_shmcico_fragment_size depends on it. */
+bool mca_coll_shmcico_copy_refused_here(void);
+
 /**
  * Choose how this process copies on the communicator (params'
  * single_copy): fills module->copy and the engine's copier; OFF (with a

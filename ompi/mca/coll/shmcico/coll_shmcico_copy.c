@@ -18,16 +18,78 @@
  *    component that needs its regions registered (knem) is not used.
  * Either can be refused by the system: seccomp, Yama's ptrace_scope,
  * processes of different users or that are not dumpable.  The segment's
- * setup finds out once, with a probe every process agrees on.
+ * setup finds out once, with a probe every process agrees on.  Before
+ * that, each process tells alone whether the refusal is certain (its own
+ * memory refused to it, Yama's ptrace_scope): the queue fragments'
+ * default depends on it (coll_shmcico_params.c).
  */
 
 #include "ompi_config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "coll_shmcico.h"
+
+/* ------------------------------------------------------------------ */
+/* What one process sees of the system's refusal                        */
+
+/* Yama's ptrace_scope, -1 without Yama */
+static int yama_scope(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+    int scope = -1;
+
+    if (NULL != f) {
+        if (1 != fscanf(f, "%d", &scope)) {
+            scope = -1;
+        }
+        fclose(f);
+    }
+    return scope;
+}
+
+/* whether CAP_SYS_PTRACE (19) is in this process's effective set */
+static bool cap_sys_ptrace(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    unsigned long long caps = 0;
+    char line[256];
+
+    if (NULL == f) {
+        return false;
+    }
+    while (NULL != fgets(line, sizeof(line), f)) {
+        if (1 == sscanf(line, "CapEff: %llx", &caps)) {
+            break;
+        }
+    }
+    fclose(f);
+    return 0 != (caps & (1ULL << 19));
+}
+
+/* whether the kernel copies a word of this process's memory for it
+ * (seccomp filters that refuse process_vm_readv refuse this too) */
+static bool self_copy(void)
+{
+    uint64_t word = 1, got = 0;
+    struct iovec local = { .iov_base = &got, .iov_len = sizeof(got) };
+    struct iovec remote = { .iov_base = &word, .iov_len = sizeof(word) };
+
+    return (ssize_t) sizeof(got) == process_vm_readv(getpid(), &local, 1, &remote, 1, 0)
+        && 1 == got;
+}
+
+bool mca_coll_shmcico_copy_refused_here(void)
+{
+    return mca_coll_shmcico_refusal_certain(self_copy(), yama_scope(), cap_sys_ptrace());
+}
+
+/* ------------------------------------------------------------------ */
+/* Copies                                                               */
 
 static int cma_copy(void *context, int peer, bool to_peer, const struct iovec *local,
                     const struct iovec *remote, size_t n)

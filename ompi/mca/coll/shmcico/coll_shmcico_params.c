@@ -31,6 +31,7 @@
 #define DEFAULT_BANKS         2
 #define MAX_SLOTS             65536     /* 8 KiB fragments: 512 MiB per process */
 #define DEFAULT_FRAGMENT      8192
+#define REFUSED_FRAGMENT      32768     /* where single copy is refused for sure */
 #define DEFAULT_TREE_DEGREE   4
 #define DEFAULT_MAX_PROCS     256
 #define MAX_FRAGMENT          ((size_t) 1 << 30)
@@ -273,11 +274,18 @@ static void register_segment_params(void)
                   "line back from the readers' caches; smaller blocks, and every block "
                   "with 0, are written with ordinary stores (x86-64 only)",
                   OPAL_INFO_LVL_5, &p->streaming_min);
-    p->fragment_size = DEFAULT_FRAGMENT;
+    /* where the queues carry every block, larger fragments move large
+     * ones in fewer steps (docs/tuning.md, "Queue geometry where single
+     * copy is refused") */
+    p->fragment_size = mca_coll_shmcico_copy_refused_here() ? REFUSED_FRAGMENT
+                                                            : DEFAULT_FRAGMENT;
     register_size("fragment_size",
                   "Bytes per slot (f); rounded up to a multiple of 64 (a cache "
-                  "line), at least 64; the papers' model suggests sqrt(s*f) "
-                  "rounded up to a page", OPAL_INFO_LVL_5, &p->fragment_size);
+                  "line), at least 64.  Default 8192, or 32768 where this process "
+                  "finds that the system refuses single copy between processes "
+                  "(seccomp refuses its copy of its own memory, or Yama's "
+                  "ptrace_scope is 3, or 1 or 2 without CAP_SYS_PTRACE)",
+                  OPAL_INFO_LVL_5, &p->fragment_size);
     register_enums();
     p->tree_degree = DEFAULT_TREE_DEGREE;
     register_int("tree_degree",
