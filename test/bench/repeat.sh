@@ -18,7 +18,9 @@
 # Writes OUTDIR/run-K.csv and OUTDIR/ratios.csv and prints the summary,
 # and OUTDIR/states.txt: the one-way cache-line latency between CPUs 0
 # and 1 (test/bench/line-latency) before and after each run, the state
-# of the machine that the run met (docs/performance.md).
+# of the machine that the run met (docs/performance.md).  LAUNCH: a
+# program that mpirun starts each rank under (test/mpi/no_kernel_copy
+# runs them with their kernel copies refused).
 
 set -euo pipefail
 
@@ -46,7 +48,7 @@ rm -f "$out/states.txt" "$out"/run-*.csv "$out"/run-*.txt
 for k in $(seq "$runs"); do
     echo "repeat: run $k of $runs" >&2
     before=$(latency)
-    mpirun -np "$np" "$bench" --quiet --csv "$out/run-$k.csv" "$@" >"$out/run-$k.txt"
+    mpirun -np "$np" ${LAUNCH:-} "$bench" --quiet --csv "$out/run-$k.csv" "$@" >"$out/run-$k.txt"
     echo "run $k line $before $(latency) $(grep -o 'error [0-9.]* us' "$out/run-$k.txt" \
                                           | head -n 1)" >>"$out/states.txt"
 done
