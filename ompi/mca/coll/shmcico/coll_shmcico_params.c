@@ -275,8 +275,7 @@ static void register_segment_params(void)
                   "with 0, are written with ordinary stores (x86-64 only)",
                   OPAL_INFO_LVL_5, &p->streaming_min);
     /* where the queues carry every block, larger fragments move large
-     * ones in fewer steps (docs/tuning.md, "Queue geometry where single
-     * copy is refused") */
+     * ones in fewer steps (docs/tuning.md, "Queue geometry") */
     p->fragment_size = mca_coll_shmcico_copy_refused_here() ? REFUSED_FRAGMENT
                                                             : DEFAULT_FRAGMENT;
     register_size("fragment_size",
@@ -284,7 +283,7 @@ static void register_segment_params(void)
                   "line), at least 64.  Default 8192, or 32768 where this process "
                   "finds that the system refuses single copy between processes "
                   "(seccomp refuses its copy of its own memory, or Yama's "
-                  "ptrace_scope is 3, or 1 or 2 without CAP_SYS_PTRACE)",
+                  "ptrace_scope is 3, or 2 without CAP_SYS_PTRACE)",
                   OPAL_INFO_LVL_5, &p->fragment_size);
     register_enums();
     p->tree_degree = DEFAULT_TREE_DEGREE;

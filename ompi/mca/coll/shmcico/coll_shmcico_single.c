@@ -235,5 +235,5 @@ int mca_coll_shmcico_single_copy(const mca_coll_shmcico_copier_t *copier, int pe
 
 bool mca_coll_shmcico_refusal_certain(bool self_copy, int yama_scope, bool cap_sys_ptrace)
 {
-    return !self_copy || yama_scope >= 3 || (yama_scope >= 1 && !cap_sys_ptrace);
+    return !self_copy || yama_scope >= 3 || (2 == yama_scope && !cap_sys_ptrace);
 }

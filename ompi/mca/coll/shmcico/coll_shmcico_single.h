@@ -163,11 +163,11 @@ mca_coll_shmcico_help_t mca_coll_shmcico_rooted_help(bool scatter, int nprocs);
  * Whether the system refuses single copy between the processes of a job
  * for sure, from what one process can see of it alone: its own kernel
  * copy of its own memory refused (seccomp: self_copy false), or Yama's
- * ptrace_scope (yama_scope, -1 without Yama) at 3, or at 1 or 2 without
- * CAP_SYS_PTRACE (the processes of a job are siblings, which scope 1
- * does not let attach to each other).  Where it does, every block goes
- * through the queues, and their fragments' default is larger
- * (docs/tuning.md, "Queue geometry where single copy is refused").
+ * ptrace_scope (yama_scope, -1 without Yama) at 3, or at 2 without
+ * CAP_SYS_PTRACE.  Not scope 1: Open MPI's own CMA code (4.1's btl/vader,
+ * 5.0's smsc/cma) lets any process of the user attach where it is used.
+ * Where it does, every block goes through the queues, and their
+ * fragments' default is larger (docs/tuning.md, "Queue geometry").
  */
 bool mca_coll_shmcico_refusal_certain(bool self_copy, int yama_scope, bool cap_sys_ptrace);
 
