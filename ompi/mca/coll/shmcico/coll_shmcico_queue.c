@@ -82,15 +82,6 @@ bool mca_coll_shmcico_queue_write(const mca_coll_shmcico_view_t *view,
     return true;
 }
 
-void mca_coll_shmcico_queue_post(const mca_coll_shmcico_view_t *view,
-                                 const mca_coll_shmcico_seq_t *op, const int *notify,
-                                 int nnotify, uint32_t slot, uint64_t lap,
-                                 const void *inline_data, uint64_t size, uint64_t total)
-{
-    mca_coll_shmcico_flags_post(view, op, notify, nnotify, slot, lap, inline_data,
-                                size <= MCA_COLL_SHMCICO_INLINE ? size : 0, size, total);
-}
-
 void mca_coll_shmcico_queue_refuse(const mca_coll_shmcico_view_t *view,
                                    const mca_coll_shmcico_seq_t *op,
                                    const mca_coll_shmcico_queue_t *q, uint64_t kind,

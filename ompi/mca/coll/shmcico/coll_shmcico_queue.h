@@ -99,10 +99,15 @@ mca_coll_shmcico_fragment_at(const mca_coll_shmcico_view_t *view,
  * is given in inline_data and goes into each payload, a larger one must
  * be in the slot already.
  */
-void mca_coll_shmcico_queue_post(const mca_coll_shmcico_view_t *view,
-                                 const mca_coll_shmcico_seq_t *op, const int *notify,
-                                 int nnotify, uint32_t slot, uint64_t lap,
-                                 const void *inline_data, uint64_t size, uint64_t total);
+static inline void mca_coll_shmcico_queue_post(const mca_coll_shmcico_view_t *view,
+                                               const mca_coll_shmcico_seq_t *op,
+                                               const int *notify, int nnotify, uint32_t slot,
+                                               uint64_t lap, const void *inline_data,
+                                               uint64_t size, uint64_t total)
+{
+    mca_coll_shmcico_flags_post(view, op, notify, nnotify, slot, lap, inline_data,
+                                size <= MCA_COLL_SHMCICO_INLINE ? size : 0, size, total);
+}
 
 /**
  * Writer: put fragment q->next of the block (q->bytes from q->stream)

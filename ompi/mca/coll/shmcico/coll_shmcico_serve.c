@@ -319,6 +319,28 @@ static int result_code(const mca_coll_shmcico_result_t *r, int own_error)
     }
 }
 
+/* A small call served cleanly, in the counters: what account() counts
+ * and the small path's own, with one look at the threads level (the
+ * path of every call of a few bytes; call: a call of the user's, not a
+ * node stage). */
+static void count_small(mca_coll_shmcico_component_t *c, mca_coll_shmcico_op_t op,
+                        const mca_coll_shmcico_result_t *r, bool call)
+{
+    if (OPAL_UNLIKELY(opal_using_threads())) {
+        mca_coll_shmcico_count(&c->served[op], call);
+        mca_coll_shmcico_count(&c->small[op], call);
+        mca_coll_shmcico_count(&c->queued[op], r->used_queue);
+        mca_coll_shmcico_count(&c->bytes[op], r->queued);
+        mca_coll_shmcico_count(&c->streamed_bytes[op], r->streamed);
+        return;
+    }
+    c->served[op] += call;
+    c->small[op] += call;
+    c->queued[op] += r->used_queue;
+    c->bytes[op] += r->queued;
+    c->streamed_bytes[op] += r->streamed;
+}
+
 static bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                     struct ompi_communicator_t *comm, const mca_coll_shmcico_result_t *r,
                     int own_error, int *rc)
@@ -442,10 +464,15 @@ static mca_coll_shmcico_small_t served_small(const mca_coll_shmcico_args_t *a,
 {
     mca_coll_shmcico_small_t path = mca_coll_shmcico_serve_small(a, module, me, p, written);
 
-    if (MCA_COLL_SHMCICO_SMALL_SERVED == path) {
+    if (OPAL_LIKELY(MCA_COLL_SHMCICO_SMALL_SERVED == path)) {
         /* a call of the user's, not a node stage (as _served) */
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.small[a->op], !module->inner);
-        (void) account(module, a->op, comm, written, MPI_SUCCESS, rc);
+        if (OPAL_LIKELY(MCA_COLL_SHMCICO_DONE == written->status)) {
+            count_small(&mca_coll_shmcico_component, a->op, written, !module->inner);
+            *rc = MPI_SUCCESS;
+        } else {
+            mca_coll_shmcico_count(&mca_coll_shmcico_component.small[a->op], !module->inner);
+            (void) account(module, a->op, comm, written, MPI_SUCCESS, rc);
+        }
     } else if (MCA_COLL_SHMCICO_SMALL_HANDED == path) {
         *written = (mca_coll_shmcico_result_t) { .status = MCA_COLL_SHMCICO_DONE };
     }
@@ -481,16 +508,55 @@ static mca_coll_shmcico_result_t move(const mca_coll_shmcico_args_t *a,
     }
 }
 
+/* Every call the small path did not serve (path: what it did; small:
+ * what it wrote, with SENT): open the buffers, let the engine move the
+ * data, account.  Apart from the entry so that a small call does not
+ * pay for this frame. */
+static __opal_attribute_noinline__ bool
+serve_flows(const mca_coll_shmcico_args_t *a, struct ompi_communicator_t *comm,
+            mca_coll_shmcico_module_t *module, int me, int p, mca_coll_shmcico_small_t path,
+            const mca_coll_shmcico_result_t *small, int *rc)
+{
+    int blocks_error = MPI_SUCCESS, own_error, cold = 0;
+    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place, served;
+    uint64_t largest = 0;
+    mca_coll_shmcico_verdict_t verdict;
+    mca_coll_shmcico_result_t result;
+
+    if (has_blocks(a, me)) {
+        blocks_error = open_blocks(a, module, p, !own_sends(a, me) && is_rooted(a->op),
+                                   &largest, &cold);
+    }
+    own_error = open_own(a, module, me, p, blocks_error, &in_place, &cold);
+    probe_own_destination(a, module, me, p, in_place);
+    if (MCA_COLL_SHMCICO_OP_BCAST == a->op) {
+        largest = module->streams[p].stream.length;
+    }
+    verdict = (mca_coll_shmcico_verdict_t) {
+        .decline = decider && 0 != module->params.max_bytes[a->op]
+                   && largest > module->params.max_bytes[a->op],
+        .error = send_error(a, me, blocks_error, own_error)
+    };
+    result = move(a, module, p, in_place, MCA_COLL_SHMCICO_SMALL_SENT == path, &verdict);
+    result.queued += small->queued;     /* what the small path wrote */
+    result.streamed += small->streamed;
+    result.used_queue |= small->used_queue;
+    close_all(a, module, me, p, in_place);
+    served = account(module, a->op, comm, &result,
+                     MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
+    /* a refusal sends none of the blocks probed */
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.cold[a->op],
+                           served && !module->inner && MPI_SUCCESS == verdict.error
+                           ? cold : 0);
+    return served;
+}
+
 bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
                             struct ompi_communicator_t *comm,
                             mca_coll_shmcico_module_t *module, int *rc)
 {
     int me = ompi_comm_rank(comm), p = ompi_comm_size(comm);
-    int blocks_error = MPI_SUCCESS, own_error, cold = 0;
-    bool decider = is_rooted(a->op) ? me == a->root : 0 == me, in_place, served;
-    uint64_t largest = 0;
-    mca_coll_shmcico_verdict_t verdict;
-    mca_coll_shmcico_result_t result, small;
+    mca_coll_shmcico_result_t small;
     mca_coll_shmcico_small_t path;
 
     if (is_rooted(a->op) && (a->root < 0 || a->root >= p)) {
@@ -512,33 +578,8 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         return false;
     }
     path = served_small(a, comm, module, me, p, rc, &small);
-    if (MCA_COLL_SHMCICO_SMALL_SERVED == path) {
+    if (OPAL_LIKELY(MCA_COLL_SHMCICO_SMALL_SERVED == path)) {
         return true;
     }
-    if (has_blocks(a, me)) {
-        blocks_error = open_blocks(a, module, p, !own_sends(a, me) && is_rooted(a->op),
-                                   &largest, &cold);
-    }
-    own_error = open_own(a, module, me, p, blocks_error, &in_place, &cold);
-    probe_own_destination(a, module, me, p, in_place);
-    if (MCA_COLL_SHMCICO_OP_BCAST == a->op) {
-        largest = module->streams[p].stream.length;
-    }
-    verdict = (mca_coll_shmcico_verdict_t) {
-        .decline = decider && 0 != module->params.max_bytes[a->op]
-                   && largest > module->params.max_bytes[a->op],
-        .error = send_error(a, me, blocks_error, own_error)
-    };
-    result = move(a, module, p, in_place, MCA_COLL_SHMCICO_SMALL_SENT == path, &verdict);
-    result.queued += small.queued;  /* what the small path wrote */
-    result.streamed += small.streamed;
-    result.used_queue |= small.used_queue;
-    close_all(a, module, me, p, in_place);
-    served = account(module, a->op, comm, &result,
-                     MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
-    /* a refusal sends none of the blocks probed */
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.cold[a->op],
-                           served && !module->inner && MPI_SUCCESS == verdict.error
-                           ? cold : 0);
-    return served;
+    return serve_flows(a, comm, module, me, p, path, &small, rc);
 }

@@ -56,8 +56,9 @@ static bool small_span(const limits_t *limits, const char *start, uint64_t bytes
         && (0 == bytes || (uintptr_t) start >= MCA_COLL_SHMCICO_FIRST_MAPPED);
 }
 
-/* count elements of dtype at buf (contiguous) as a small span */
-static bool span_of(const limits_t *limits, const void *buf, int count,
+/* count elements of dtype at buf (contiguous) as a small span (inlined:
+ * the one datatype query of every small Bcast and Gather sender) */
+static inline __opal_attribute_always_inline__ bool span_of(const limits_t *limits, const void *buf, int count,
                     struct ompi_datatype_t *dtype, mca_coll_shmcico_span_t *span)
 {
     ptrdiff_t true_lb, true_extent;

@@ -44,59 +44,6 @@ void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
 /* ------------------------------------------------------------------ */
 /* Ops and banks                                                        */
 
-void mca_coll_shmcico_op_next(const mca_coll_shmcico_view_t *view,
-                              mca_coll_shmcico_seq_t *last, mca_coll_shmcico_seq_t *op)
-{
-    /* seq % w, counted on from the last call's bank: no division on the
-     * path of every call */
-    op->seq = last->seq + 1;
-    op->bank = last->bank + 1 == view->layout.banks ? 0 : last->bank + 1;
-    op->first_slot = op->bank * mca_coll_shmcico_bank_slots(view);
-    *last = *op;
-}
-
-void mca_coll_shmcico_op_claim(const mca_coll_shmcico_view_t *view, int me,
-                               const mca_coll_shmcico_waiter_t *waiter,
-                               const mca_coll_shmcico_seq_t *op)
-{
-    mca_coll_shmcico_seq_t previous = *op;
-    unsigned spins = 0;
-
-    if (op->seq <= view->layout.banks) {
-        return;                     /* the bank's first call */
-    }
-    previous.seq = op->seq - view->layout.banks;
-    for (int i = 0; i < (int) view->layout.nprocs; ++i) {
-        /* acquire (in _done_at): once process i is done with the previous
-         * call of the bank, its reads of the slots, flags and bank line
-         * are over, so they can be overwritten */
-        while (i != me && !mca_coll_shmcico_op_done_at(view, i, &previous)) {
-            mca_coll_shmcico_wait_round(waiter, &spins);
-        }
-    }
-}
-
-#define PREFETCHED_PROCS 16
-
-void mca_coll_shmcico_op_finish(const mca_coll_shmcico_view_t *view, int me,
-                                const mca_coll_shmcico_seq_t *op)
-{
-    uint32_t next_bank = op->bank + 1 == view->layout.banks ? 0 : op->bank + 1;
-    int p = (int) view->layout.nprocs;
-    int n = p - 1 < PREFETCHED_PROCS ? p - 1 : PREFETCHED_PROCS;
-
-    /* Release pairs with the acquire in mca_coll_shmcico_op_done_at():
-     * this process's reads and writes of op happen before anyone reuses
-     * what they touched.  A store to the process's own line: it does not
-     * wait for anything. */
-    atomic_store_explicit(&mca_coll_shmcico_done(view, me, op->bank)->op, op->seq,
-                          memory_order_release);
-    for (int i = 1, proc = me; i <= n; ++i) {
-        proc = proc + 1 == p ? 0 : proc + 1;
-        __builtin_prefetch(&mca_coll_shmcico_done(view, proc, next_bank)->op, 0, 3);
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* Received                                                             */
 
