@@ -58,8 +58,9 @@ static bool small_span(const limits_t *limits, const char *start, uint64_t bytes
 
 /* count elements of dtype at buf (contiguous) as a small span (inlined:
  * the one datatype query of every small Bcast and Gather sender) */
-static inline __opal_attribute_always_inline__ bool span_of(const limits_t *limits, const void *buf, int count,
-                    struct ompi_datatype_t *dtype, mca_coll_shmcico_span_t *span)
+static inline __opal_attribute_always_inline__ bool
+span_of(const limits_t *limits, const void *buf, int count, struct ompi_datatype_t *dtype,
+        mca_coll_shmcico_span_t *span)
 {
     ptrdiff_t true_lb, true_extent;
     size_t size;
