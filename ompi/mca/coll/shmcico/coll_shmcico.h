@@ -352,18 +352,23 @@ static inline bool mca_coll_shmcico_own_streaming_by_size(const mca_coll_shmcico
  *  with streaming stores (docs/design.md, "Streaming stores"). */
 #define MCA_COLL_SHMCICO_OWN_PROBE_MIN ((uint64_t) 1024 * 1024)
 
-/** Add to one of the MPI_T counters (atomically when threads are in
- *  use). */
+/** Add to one of the MPI_T counters, atomically where threads may count
+ *  beside this one (threads: opal_using_threads(), which a caller that
+ *  counts several asks once; no atomic for 0). */
+static inline void mca_coll_shmcico_count_as(unsigned long long *counter, unsigned long long n,
+                                             bool threads)
+{
+    if (!threads) {
+        *counter += n;
+    } else if (0 != n) {
+        (void) __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+    }
+}
+
+/** Add to one of the MPI_T counters. */
 static inline void mca_coll_shmcico_count(unsigned long long *counter, unsigned long long n)
 {
-    if (0 == n) {
-        return;
-    }
-    if (opal_using_threads()) {
-        (void) __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
-    } else {
-        *counter += n;
-    }
+    mca_coll_shmcico_count_as(counter, n, opal_using_threads());
 }
 
 /** Count a call handed to the previous component and say why (verbose

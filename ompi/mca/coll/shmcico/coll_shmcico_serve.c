@@ -319,31 +319,30 @@ static int result_code(const mca_coll_shmcico_result_t *r, int own_error)
     }
 }
 
-/* A small call served cleanly, in the counters: what account() counts
- * and the small path's own, with one look at the threads level (the
- * path of every call of a few bytes; call: a call of the user's, not a
- * node stage). */
-static void count_small(mca_coll_shmcico_component_t *c, mca_coll_shmcico_op_t op,
-                        const mca_coll_shmcico_result_t *r, bool call)
+/* What a served call moved, into the MPI_T counters, with one look at
+ * the threads level: this is on the path of every call of a few bytes
+ * (call: a call of the user's, not a node stage; small: served by the
+ * small path). */
+static void count_served(mca_coll_shmcico_component_t *c, mca_coll_shmcico_op_t op,
+                         const mca_coll_shmcico_result_t *r, bool call, bool small)
 {
-    if (OPAL_UNLIKELY(opal_using_threads())) {
-        mca_coll_shmcico_count(&c->served[op], call);
-        mca_coll_shmcico_count(&c->small[op], call);
-        mca_coll_shmcico_count(&c->queued[op], r->used_queue);
-        mca_coll_shmcico_count(&c->bytes[op], r->queued);
-        mca_coll_shmcico_count(&c->streamed_bytes[op], r->streamed);
-        return;
-    }
-    c->served[op] += call;
-    c->small[op] += call;
-    c->queued[op] += r->used_queue;
-    c->bytes[op] += r->queued;
-    c->streamed_bytes[op] += r->streamed;
+    bool threads = opal_using_threads();
+
+    mca_coll_shmcico_count_as(&c->served[op], call, threads);
+    mca_coll_shmcico_count_as(&c->small[op], call && small, threads);
+    mca_coll_shmcico_count_as(&c->queued[op], r->used_queue, threads);
+    mca_coll_shmcico_count_as(&c->single[op], r->used_single, threads);
+    mca_coll_shmcico_count_as(&c->bytes[op], r->queued, threads);
+    mca_coll_shmcico_count_as(&c->single_bytes[op], r->copied, threads);
+    mca_coll_shmcico_count_as(&c->streamed_bytes[op], r->streamed, threads);
+    mca_coll_shmcico_count_as(&c->own_streamed_bytes[op], r->own_streamed, threads);
 }
 
-static bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+/* small: the call was the small path's (inlined: the path of every call
+ * of a few bytes ends here) */
+static inline __opal_attribute_always_inline__ bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                     struct ompi_communicator_t *comm, const mca_coll_shmcico_result_t *r,
-                    int own_error, int *rc)
+                    int own_error, bool small, int *rc)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
 
@@ -354,13 +353,7 @@ static bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op
         mca_coll_shmcico_fallback(module, op, comm, why);
         return false;
     }
-    mca_coll_shmcico_count(&c->served[op], !module->inner);
-    mca_coll_shmcico_count(&c->queued[op], r->used_queue);
-    mca_coll_shmcico_count(&c->single[op], r->used_single);
-    mca_coll_shmcico_count(&c->bytes[op], r->queued);
-    mca_coll_shmcico_count(&c->single_bytes[op], r->copied);
-    mca_coll_shmcico_count(&c->streamed_bytes[op], r->streamed);
-    mca_coll_shmcico_count(&c->own_streamed_bytes[op], r->own_streamed);
+    count_served(c, op, r, !module->inner, small);
     *rc = result_code(r, own_error);
     if (MCA_COLL_SHMCICO_COPY_FAILED == r->status) {
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
@@ -465,14 +458,7 @@ static mca_coll_shmcico_small_t served_small(const mca_coll_shmcico_args_t *a,
     mca_coll_shmcico_small_t path = mca_coll_shmcico_serve_small(a, module, me, p, written);
 
     if (OPAL_LIKELY(MCA_COLL_SHMCICO_SMALL_SERVED == path)) {
-        /* a call of the user's, not a node stage (as _served) */
-        if (OPAL_LIKELY(MCA_COLL_SHMCICO_DONE == written->status)) {
-            count_small(&mca_coll_shmcico_component, a->op, written, !module->inner);
-            *rc = MPI_SUCCESS;
-        } else {
-            mca_coll_shmcico_count(&mca_coll_shmcico_component.small[a->op], !module->inner);
-            (void) account(module, a->op, comm, written, MPI_SUCCESS, rc);
-        }
+        (void) account(module, a->op, comm, written, MPI_SUCCESS, true, rc);
     } else if (MCA_COLL_SHMCICO_SMALL_HANDED == path) {
         *written = (mca_coll_shmcico_result_t) { .status = MCA_COLL_SHMCICO_DONE };
     }
@@ -543,7 +529,7 @@ serve_flows(const mca_coll_shmcico_args_t *a, struct ompi_communicator_t *comm,
     result.used_queue |= small->used_queue;
     close_all(a, module, me, p, in_place);
     served = account(module, a->op, comm, &result,
-                     MPI_SUCCESS != blocks_error ? blocks_error : own_error, rc);
+                     MPI_SUCCESS != blocks_error ? blocks_error : own_error, false, rc);
     /* a refusal sends none of the blocks probed */
     mca_coll_shmcico_count(&mca_coll_shmcico_component.cold[a->op],
                            served && !module->inner && MPI_SUCCESS == verdict.error
