@@ -499,13 +499,12 @@ default_suite() {
     run_case transport-kernel-copy-refused-np3 300 \
         --expect 'single copy off: refused by the system' \
         --expect 'segment of [0-9]+ bytes \(s=8 f=32768 ' \
-        -- "$MPIRUN" --oversubscribe -np 3 --mca btl_vader_single_copy_mechanism none \
-           --mca coll_shmcico_verbose 10 $(printf -- '--mca coll_shmcico_%s %s ' $crossovers_64k) \
-           mpi/no_kernel_copy mpi/test_transport refused
+        -- bash -c "mpi 3 verbose 10 $crossovers_64k -- --mca btl_vader_single_copy_mechanism none \
+                    mpi/no_kernel_copy mpi/test_transport refused"
     run_case stress-kernel-copy-refused-np4 600 \
         --expect 'segment of [0-9]+ bytes \(s=8 f=32768 ' \
-        -- "$MPIRUN" --oversubscribe -np 4 --mca btl_vader_single_copy_mechanism none \
-           --mca coll_shmcico_verbose 10 mpi/no_kernel_copy mpi/test_stress 2000 all
+        -- bash -c "mpi 4 verbose 10 -- --mca btl_vader_single_copy_mechanism none \
+                    mpi/no_kernel_copy mpi/test_stress 2000 all"
     # every block by single copy where the layout is worth it, and queues
     # only, over the datatype matrix (TC_TRANSPORT makes the tests check
     # each call's transport counters)
