@@ -1,0 +1,86 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Creation of a communicator's segment: a collective step over the PML.
+ *
+ *   1. hello    every rank -> 0   its NUMA node; whether it keeps segments
+ *   2. offer    0 -> every rank   status, file name and identity, the
+ *                                 communicator's parameters (rank 0's);
+ *                                 or a kept segment and its last call
+ *   3. report   every rank -> 0   status of its attach and NUMA check;
+ *                                 whether it can copy from rank 0's memory
+ *   4. verdict  0 -> every rank   0 only if everyone succeeded; whether
+ *                                 single copy works everywhere
+ *
+ * Rank 0 creates the backing file, places every process's block on that
+ * process's NUMA node, reserves all pages (so touching them can never
+ * raise SIGBUS), formats the segment and writes its id line before the
+ * offer; it unlinks the file before the verdict, whatever happened, so no
+ * file survives the setup.  Every rank goes through all four steps even
+ * after a failure, so a failure anywhere makes the whole communicator
+ * fall back without a hang.
+ *
+ * Single copy is tested in a star: every rank reads rank 0's probe word
+ * through its copier before it reports, and rank 0 reads every rank's
+ * after its report.  Whatever the system refuses (Yama's ptrace_scope,
+ * seccomp, other users, processes that are not dumpable) shows up in
+ * one of those reads, and the verdict turns single copy off for the
+ * whole communicator.
+ *
+ * Rank 0 offers a segment kept from a freed communicator of the same
+ * processes instead of a new file where it has one and every rank keeps
+ * segments (coll_shmcico_keep.h); a rank that has no copy of it reports
+ * NOT_KEPT, every rank that has one retires and drops it, and the four
+ * steps run again with a new file.
+ */
+
+#ifndef MCA_COLL_SHMCICO_SETUP_H
+#define MCA_COLL_SHMCICO_SETUP_H
+
+#include <stdint.h>
+
+#include "coll_shmcico.h"
+#include "coll_shmcico_shm.h"
+
+/* every rank's hello */
+typedef struct setup_hello_t {
+    int32_t node;                       /* its NUMA node */
+    int32_t keeps;                      /* coll_shmcico_keep_segments > 0 here */
+} setup_hello_t;
+
+/* rank 0's answer to the hellos */
+typedef struct setup_offer_t {
+    int32_t status;                     /* 0 or errno at rank 0 */
+    int32_t kept;                       /* a kept segment: id, path and last */
+    mca_coll_shmcico_params_t params;   /* the communicator's, rank 0's */
+    mca_coll_shmcico_file_id_t id;
+    mca_coll_shmcico_seq_t last;        /* the kept segment's last call */
+    char path[MCA_COLL_SHMCICO_PATH_MAX];
+} setup_offer_t;
+
+/* every rank's account of its attach */
+typedef struct setup_report_t {
+    int32_t status;                     /* 0 or errno */
+    int32_t bound;                      /* bound inside one NUMA node */
+    int32_t single;                     /* it read rank 0's probe word */
+    uint64_t pages;                     /* pages of its block checked */
+    uint64_t pages_local;               /* of them on its NUMA node */
+} setup_report_t;
+
+/* rank 0's verdict */
+typedef struct setup_verdict_t {
+    int32_t status;                     /* 0 when everyone succeeded */
+    int32_t single;                     /* single copy works everywhere */
+} setup_verdict_t;
+
+#endif /* MCA_COLL_SHMCICO_SETUP_H */
