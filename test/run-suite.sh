@@ -584,6 +584,12 @@ default_suite() {
             -- mpi $np verbose 10 cache_probe 0 -- mpi/test_hints
     done
 
+    # a communicator made disabled by its hints gets no segment, even
+    # where segments are made when communicators are
+    run_case hints-disable-eager-np2 120 \
+        --expect 'made at first use \(the shmcico_disable hint' \
+        -- mpi 2 lazy 0 verbose 10 -- mpi/test_hints disable
+
     # a k-nomial tree by hint where coll_shmcico_tree_degree is 1: degree
     # 2, served; the degree in effect is no hint to refuse
     run_case hints-knomial-degree-1 120 --expect 'tree knomial/2\)' --expect 'tree kary/1\)' \

@@ -12,7 +12,9 @@
  * parameters for one communicator, and MPI_Comm_get_info reports the
  * values in effect.
  *  - MPI_Comm_dup_with_info, shmcico_disable=true: every call is handed
- *    to the previous component, the data is right;
+ *    to the previous component, the data is right, and no segment is
+ *    made for it, not even with coll_shmcico_lazy 0 ("test_hints
+ *    disable" runs this case alone, for the suite's eager run);
  *  - MPI_Comm_dup_with_info, shmcico_max_bytes=bcast:1000: a Bcast of
  *    2000 bytes is handed over, one of 500 bytes is served, the other
  *    operations keep no limit;
@@ -143,14 +145,22 @@ static moved_t bcast(MPI_Comm comm, int bytes, uint64_t seed)
                        st_counter("bcast_single_copy") - before.single };
 }
 
+static unsigned long long segments(void)
+{
+    return st_counter("segments_created") + st_counter("segments_reused");
+}
+
 static void disable(void)
 {
+    unsigned long long before = segments();
     MPI_Comm comm = dup_with("shmcico_disable", "true");
     moved_t m = bcast(comm, 1000, 1);
 
     expect_info(comm, "shmcico_disable", "true", "dup_with_info");
     ST_CHECK(0 == m.served && 1 == m.fallback, "disabled: served +%llu fallback +%llu",
              m.served, m.fallback);
+    ST_CHECK(segments() == before, "disabled: %llu segments set up for it",
+             segments() - before);
     MPI_Comm_free(&comm);
 }
 
@@ -512,6 +522,10 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && 0 == strcmp(argv[1], "knomial")) {
         return knomial();
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "disable")) {
+        disable();
+        return st_finish("test_hints");
     }
     expect_info(MPI_COMM_WORLD, "shmcico_single_copy", "auto", "MPI_COMM_WORLD at start");
     disable();

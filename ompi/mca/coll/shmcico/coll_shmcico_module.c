@@ -204,6 +204,10 @@ mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *
  * the verbose line), or NULL; it is then made at the first call */
 static const char *eager_refusal(const mca_coll_shmcico_module_t *module)
 {
+    if (module->disabled) {
+        /* no call will use it (the hints came with the communicator) */
+        return " (the shmcico_disable hint: every call goes to the previous component)";
+    }
     if (module->multinode) {
         /* making communicators while this one is enabled is not safe */
         return " (coll_shmcico_lazy 0 does not apply to a communicator that spans nodes)";
