@@ -625,6 +625,10 @@ default_suite() {
         run_case "keep-segments-np$np" 300 -- mpi $np -- mpi/test_keep keep
     done
     run_case keep-segments-off-np2 300 -- mpi 2 keep_segments 0 -- mpi/test_keep off
+    # room for a segment of two processes (147456 bytes) but not for one
+    # of three (217088): a setup over the limit drops no kept segment
+    run_case keep-segments-over-limit-np3 300 \
+        -- mpi 3 max_memory $((147456 + 32768)) -- mpi/test_keep over-limit
     # a setup that fails at rank 1 (no memory) on a kept segment
     if [ -z "${SANITIZER_PRELOAD:-}" ]; then
         run_case keep-segments-no-memory-np2 120 \

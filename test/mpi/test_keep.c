@@ -44,12 +44,18 @@
  *          rank drops the segment (coll_shmcico_segment_bytes and the
  *          mappings say so), the communicator falls back with right
  *          results, and the next one makes a new segment
+ *   over-limit  np 3, with coll_shmcico_max_memory room for a segment of
+ *          two processes but not for one of three: MPI_COMM_WORLD and a
+ *          duplicate of it fall back, and the segment that ranks 0 and 1
+ *          kept of a communicator of their own is not dropped for that
+ *          (no room would be made): their next such communicator takes
+ *          it over
  *   mixed  rank 0 keeps segments, the others run with
  *          coll_shmcico_keep_segments 0: rank 0 never offers one
  *          (it would be missing at the others, and rank 0 would drop
  *          it), so after 10 communicators in turn it keeps 4
  *
- * Usage: test_keep keep|off|mixed|no-memory
+ * Usage: test_keep keep|off|mixed|no-memory|over-limit
  */
 
 #include <stdio.h>
@@ -296,6 +302,48 @@ static void no_memory(int rank)
     expect("after the failed setup", before, 1, 0);
 }
 
+/* ranks 0 and 1 alone, used once (the others: MPI_COMM_NULL) */
+static MPI_Comm pair_used(int rank, uint64_t seed)
+{
+    MPI_Comm pair;
+
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+    if (MPI_COMM_NULL != pair) {
+        use(pair, 8, ST_BCAST, seed);
+    }
+    return pair;
+}
+
+static void over_limit(int rank)
+{
+    unsigned long long kept;
+    int counts[1] = { 8 };
+    counts_t before;
+    MPI_Comm pair, dup;
+
+    st_simple_call(ST_BCAST, MPI_COMM_WORLD, 0, counts, 29);  /* over the limit */
+    before = now();
+    pair = pair_used(rank, 30);
+    if (MPI_COMM_NULL != pair) {
+        expect("a communicator of two", before, 1, 0);
+        MPI_Comm_free(&pair);
+    }
+    kept = st_size_variable("segment_bytes");
+    ST_CHECK(rank >= 2 || kept > 0, "nothing kept of the communicator of two");
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    st_simple_call(ST_BCAST, dup, 0, counts, 31);     /* over the limit: falls back */
+    MPI_Comm_free(&dup);
+    ST_CHECK(st_size_variable("segment_bytes") == kept,
+             "%llu segment bytes after a setup over the limit, %llu before",
+             st_size_variable("segment_bytes"), kept);
+    before = now();
+    pair = pair_used(rank, 32);
+    if (MPI_COMM_NULL != pair) {
+        expect("the next communicator of two", before, 0, 1);
+        MPI_Comm_free(&pair);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -306,10 +354,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     keeping = 0 == strcmp(mode, "keep") || 0 == strcmp(mode, "no-memory")
-              || (0 == strcmp(mode, "mixed") && 0 == rank);
+              || 0 == strcmp(mode, "over-limit") || (0 == strcmp(mode, "mixed") && 0 == rank);
     kept_max = (int) st_cvar("keep_segments");
     ST_CHECK(keeping == (kept_max > 0), "coll_shmcico_keep_segments %d in mode %s",
              kept_max, mode);
+    if (0 == strcmp(mode, "over-limit")) {
+        over_limit(rank);
+        return st_finish("test_keep");
+    }
     /* MPI_Comm_split's Allgather on MPI_COMM_WORLD is served too: its
      * segment is made first, and stays */
     use(MPI_COMM_WORLD, 8, ST_BCAST, 0);

@@ -234,6 +234,11 @@ static bool take_bytes(unsigned long long bytes)
 
 bool mca_coll_shmcico_keep_reserve(size_t bytes)
 {
+    unsigned long long limit = mca_coll_shmcico_component.max_memory;
+
+    if (0 != limit && bytes > limit) {
+        return false;               /* no room to make: keep what is kept */
+    }
     while (!take_bytes(bytes)) {
         if (!mca_coll_shmcico_keep_drop_oldest()) {
             return false;
