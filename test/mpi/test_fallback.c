@@ -20,7 +20,9 @@
  *              verbose output) and the data is right;
  *   nosegment  (run with a backing directory that cannot be used) the
  *              communicator falls back for good: segments_failed moves,
- *              every call counts as fallback, the data is right.
+ *              every call counts as fallback, the data is right; a Bcast
+ *              of a zero-size type, which moves no byte, counts as
+ *              fallback there too.
  *
  * Usage: test_fallback limit|nolimit|intercomm|nosegment
  */
@@ -231,6 +233,19 @@ static void test_nosegment(void)
     }
     ST_CHECK(st_counter("segments_failed") - failed0 == 1,
              "segments_failed moved by %llu", st_counter("segments_failed") - failed0);
+    {
+        unsigned long long s0 = st_counter("bcast_served"), f0 = st_counter("bcast_fallback");
+        MPI_Datatype zero;
+        int buf[4];
+
+        MPI_Type_contiguous(0, MPI_INT, &zero);
+        MPI_Type_commit(&zero);
+        ST_CHECK(MPI_SUCCESS == MPI_Bcast(buf, 4, zero, 0, dup), "bcast of a zero-size type");
+        ST_CHECK(st_counter("bcast_served") == s0 && st_counter("bcast_fallback") == f0 + 1,
+                 "bcast of no bytes without a segment: served +%llu, fallback +%llu",
+                 st_counter("bcast_served") - s0, st_counter("bcast_fallback") - f0);
+        MPI_Type_free(&zero);
+    }
     MPI_Comm_free(&dup);
 }
 

@@ -553,6 +553,12 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         mca_coll_shmcico_fallback(module, a->op, comm, "the shmcico_disable hint");
         return false;
     }
+    if (MCA_COLL_SHMCICO_SEGMENT_FAILED == module->state) {
+        /* for good, calls that move nothing included */
+        mca_coll_shmcico_fallback(module, a->op, comm,
+                                  module->multinode ? "not served across nodes" : "no segment");
+        return false;
+    }
     if (moves_nothing(a, me, p)) {
         return served_empty(module, a->op, comm, rc);
     }
