@@ -200,6 +200,8 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
     len = status._ucount - sizeof(uint64_t);
     s->expected = len != own ? UINT64_MAX : s->total;   /* wrong: through the stages */
     if (0 != staged(s)) {
+        s->expected = 0;            /* no chunk follows to the node (its members:
+                                       MPI_ERR_TRUNCATE, this leader MPI_ERR_NO_MEM) */
         return MPI_ERR_NO_MEM;
     }
     at = chunk_at(s, 0);
