@@ -129,6 +129,11 @@ crossovers_64k="$(every_op single_copy_min 65536)$any_size"
 # a call run without it, and those under "cache probe" below with its
 # fixed answer (cache_probe_ns 1: every block is cold) or calibrated.
 export OMPI_MCA_coll_shmcico_cache_probe=0
+# Each segment's setup measures whether its processes are near one
+# another, which sets the smallest block written with streaming stores
+# (4 KiB far, 16 KiB near): the cases that count streamed bytes run with
+# the answer fixed, those under "nearness" below measure it.
+export OMPI_MCA_coll_shmcico_nearness=far
 # every operation probes every block
 probe_everything=$(every_op cache_probe_max 4611686018427387904)
 
@@ -274,11 +279,13 @@ default_suite() {
         run_case unit-single 60 -- unit/test_single
         run_case unit-claims 60 -- unit/test_claims
         run_case unit-streaming 60 -- unit/test_streaming
+        run_case unit-nearness 60 -- unit/test_nearness
         if [ -x unit/tsan_engine_bcast ] && [ -z "${SANITIZER_PRELOAD:-}" ]; then
             run_case unit-engine-bcast-tsan 600 -- unit/tsan_engine_bcast
             run_case unit-engine-vector-tsan 600 -- unit/tsan_engine_vector
             run_case unit-engine-small-tsan 600 -- unit/tsan_engine_small
             run_case unit-claims-tsan 120 -- unit/tsan_claims
+            run_case unit-nearness-tsan 120 -- unit/tsan_nearness
         else
             echo "skipped: ThreadSanitizer builds of the engine tests (compiler without it, or another sanitizer)"
         fi
@@ -341,6 +348,11 @@ default_suite() {
         --expect 'coll_shmcico_gather_cache_probe_max" \(current value: "262144", data source: default' \
         --expect 'coll_shmcico_allgatherv_cache_probe_max" \(current value: "0", data source: default' \
         -- env -u OMPI_MCA_coll_shmcico_cache_probe \
+           bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
+    run_case nearness-measured-by-default 60 \
+        --expect 'coll_shmcico_nearness" \(current value: "auto", data source: default' \
+        --expect 'coll_shmcico_near_streaming_min" \(current value: "16384", data source: default' \
+        -- env -u OMPI_MCA_coll_shmcico_nearness \
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used
     run_case selected-by-name 120 -- mpi 2 -- --mca coll shmcico,tuned,basic,self,libnbc mpi/test_plain used
@@ -484,6 +496,10 @@ default_suite() {
     # streaming stores from another threshold, and none
     run_case transport-streaming-from-100-np3 300 \
         -- bash -c "mpi 3 streaming_min 100 $crossovers_64k -- mpi/test_transport single"
+    # processes near one another: queued blocks below 16 KiB with
+    # ordinary stores
+    run_case transport-near-np3 300 \
+        -- bash -c "mpi 3 nearness near $crossovers_64k -- mpi/test_transport single"
     run_case transport-no-streaming-np4 300 \
         -- bash -c "mpi 4 single_copy off streaming_min 0 $crossovers_64k -- mpi/test_transport off"
     # real refusal: processes without CAP_SYS_PTRACE (dropped from the
@@ -589,6 +605,18 @@ default_suite() {
     run_case hints-disable-eager-np2 120 \
         --expect 'made at first use \(the shmcico_disable hint' \
         -- mpi 2 lazy 0 verbose 10 -- mpi/test_hints disable
+
+    # nearness: measured at np 2 (near or far, whichever the machine is
+    # in; the test checks that the streamed bytes follow the answer), not
+    # measured where processes outnumber cores (far), told by hints
+    run_case nearness-measured-np2 120 \
+        --expect 'processes (near|far) \(a line.s trip [0-9]+ ns, a load from memory [0-9]+ ns\)' \
+        --expect 'processes near \(as set\): streaming stores from 16384 bytes' \
+        --expect 'processes far \(as set\): streaming stores from 4096 bytes' \
+        -- env -u OMPI_MCA_coll_shmcico_nearness mpi 2 verbose 10 -- mpi/test_hints nearness
+    run_case nearness-crowded-np3 120 \
+        --expect 'processes far \(not measured\): streaming stores from 4096 bytes' \
+        -- env -u OMPI_MCA_coll_shmcico_nearness mpi 3 verbose 10 -- mpi/test_hints nearness
 
     # a k-nomial tree by hint where coll_shmcico_tree_degree is 1: degree
     # 2, served; the degree in effect is no hint to refuse

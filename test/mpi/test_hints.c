@@ -53,7 +53,16 @@
  *    with streaming stores where the cache probe finds their destination
  *    cold (see own_probe());
  *  - "test_hints knomial": a k-nomial tree asked by a hint where
- *    coll_shmcico_tree_degree is 1 (see knomial()).
+ *    coll_shmcico_tree_degree is 1 (see knomial());
+ *  - "test_hints nearness" (run with coll_shmcico_nearness auto, the
+ *    default): the setup of a communicator found its processes near or
+ *    far, which MPI_Comm_get_info reports, and a Gather of 8 KiB blocks
+ *    through the queues writes them with streaming stores where they are
+ *    far, with ordinary ones where they are near; told near by the
+ *    shmcico_nearness hint: 8 KiB blocks with ordinary stores, 16 KiB ones
+ *    (coll_shmcico_near_streaming_min) with streaming ones; told far: 8
+ *    KiB blocks with streaming stores; a hint once the segment is made is
+ *    ignored (see nearness()).
  */
 
 #include <stdio.h>
@@ -508,6 +517,51 @@ static int knomial(void)
     return st_finish("test_hints");
 }
 
+/* a duplicate of MPI_COMM_WORLD whose blocks go through the queues, with
+ * shmcico_nearness=value (NULL: not given) */
+static MPI_Comm queues_told(const char *value)
+{
+    MPI_Info info;
+    MPI_Comm comm;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "shmcico_single_copy", "off");
+    if (NULL != value) {
+        MPI_Info_set(info, "shmcico_nearness", value);
+    }
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
+    MPI_Info_free(&info);
+    return comm;
+}
+
+static int nearness(void)
+{
+    MPI_Comm measured = queues_told(NULL), near = queues_told("near"), far = queues_told("far");
+    unsigned long long sent = 0 == rank ? 0 : 8192, streamed = gather_streamed(measured, 8192, 40);
+    char found[MPI_MAX_INFO_VAL + 1] = "";
+    MPI_Info info;
+    int flag = 0;
+
+    MPI_Comm_get_info(measured, &info);
+    MPI_Info_get(info, "shmcico_nearness", MPI_MAX_INFO_VAL, found, &flag);
+    MPI_Info_free(&info);
+    ST_CHECK(flag && (0 == strcmp(found, "near") || 0 == strcmp(found, "far")),
+             "measured: shmcico_nearness is '%s'", found);
+    ST_CHECK(streamed == (0 == strcmp(found, "near") ? 0 : sent),
+             "measured %s: 8 KiB block, %llu bytes streamed", found, streamed);
+    ST_CHECK(0 == gather_streamed(near, 8192, 41), "told near: 8 KiB block streamed");
+    ST_CHECK(2 * sent == gather_streamed(near, 16384, 42), "told near: 16 KiB block not streamed");
+    ST_CHECK(sent == gather_streamed(far, 8192, 43), "told far: 8 KiB block not streamed");
+    expect_info(near, "shmcico_nearness", "near", "told near");
+    expect_info(far, "shmcico_nearness", "far", "told far");
+    set_hint(near, "shmcico_nearness", "far");      /* too late: ignored */
+    ST_CHECK(0 == gather_streamed(near, 8192, 44), "told far once made: 8 KiB block streamed");
+    MPI_Comm_free(&measured);
+    MPI_Comm_free(&near);
+    MPI_Comm_free(&far);
+    return st_finish("test_hints");
+}
+
 int main(int argc, char **argv)
 {
     st_init(&argc, &argv);
@@ -522,6 +576,9 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && 0 == strcmp(argv[1], "knomial")) {
         return knomial();
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "nearness")) {
+        return nearness();
     }
     if (argc > 1 && 0 == strcmp(argv[1], "disable")) {
         disable();

@@ -31,8 +31,10 @@
  *    calls: the root waits for a message each sends after its call;
  *  - a sender writes a queued block of at least
  *    coll_shmcico_streaming_min bytes (and more than a flag carries) with
- *    streaming stores, counted in coll_shmcico_<op>_streamed_bytes; a
- *    layout the convertor packs, with ordinary stores;
+ *    streaming stores, counted in coll_shmcico_<op>_streamed_bytes, or of
+ *    at least coll_shmcico_near_streaming_min where coll_shmcico_nearness
+ *    says near and that is the larger; a layout the convertor packs,
+ *    with ordinary stores;
  *  - an Allgather process whose receive buffer is bad still sends its
  *    block, which the others receive, and counts it cold where the
  *    probe finds it so;
@@ -484,6 +486,10 @@ int main(int argc, char **argv)
     single_works = 0 == strcmp(mode, "single") || all_cold;
     fragment = (size_t) st_cvar("fragment_size");
     streaming_min = (size_t) st_cvar("streaming_min");
+    if (1 == st_cvar("nearness") && 0 != streaming_min
+        && st_cvar("near_streaming_min") > streaming_min) {   /* told near */
+        streaming_min = (size_t) st_cvar("near_streaming_min");
+    }
     /* counters count from their first read: before the first segment */
     (void) st_counter("single_copy_comms");
     (void) st_counter("single_copy_refused");

@@ -74,6 +74,15 @@ typedef enum {
     MCA_COLL_SHMCICO_SINGLE_COUNT
 } mca_coll_shmcico_single_mode_t;
 
+/** Whether the processes of a communicator count as near one another
+ *  (coll_shmcico_nearness.h). */
+typedef enum {
+    MCA_COLL_SHMCICO_NEARNESS_AUTO = 0,    /**< measured by the setup */
+    MCA_COLL_SHMCICO_NEARNESS_NEAR,
+    MCA_COLL_SHMCICO_NEARNESS_FAR,
+    MCA_COLL_SHMCICO_NEARNESS_COUNT
+} mca_coll_shmcico_nearness_t;
+
 /** Parameters a communicator's segment is made with.  Every process
  *  uses rank 0's: they travel with the segment's offer. */
 typedef struct mca_coll_shmcico_params_t {
@@ -90,6 +99,9 @@ typedef struct mca_coll_shmcico_params_t {
                                                                 copy; 0: no limit */
     uint64_t streaming_min;         /**< queued blocks from here are written with streaming
                                          stores; 0: never */
+    uint64_t near_streaming_min;    /**< the same where the processes are near: the
+                                         larger of the two applies there */
+    int32_t nearness;               /**< mca_coll_shmcico_nearness_t */
     uint64_t own_streaming_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< own blocks from here are
                                                                  copied with streaming
                                                                  stores; 0: never */
@@ -228,6 +240,8 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_tree_t tree;
     mca_coll_shmcico_place_t bcast_place;   /**< in tree, for its last Bcast's root */
     mca_coll_shmcico_copy_t copy;
+    bool near;                      /**< its setup found (or was told) its processes
+                                         near one another */
     /* scratch of the calls: a stream, region and block per process block
      * (entry p: the process's own buffer), a second stream over its own
      * send buffer (Allgather), and the pieces of the two datatypes a call
@@ -290,68 +304,6 @@ mca_coll_shmcico_bcast_place(mca_coll_shmcico_module_t *module, int root)
                                       &module->bcast_place);
 }
 
-/** The smallest block of op that goes by single copy as far as its size,
- *  the communicator's size and the module's parameters say (its layout
- *  aside); UINT64_MAX: none.  Every process finds the same. */
-static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_module_t *module,
-                                                    mca_coll_shmcico_op_t op)
-{
-    uint64_t max_procs = module->params.single_max_procs[op];
-
-    if (MCA_COLL_SHMCICO_SINGLE_OFF == module->copy.mode
-        || MCA_COLL_SHMCICO_SINGLE_OFF == module->params.single_copy
-        || (0 != max_procs && (uint64_t) module->engine.nprocs > max_procs)) {
-        return UINT64_MAX;
-    }
-    return module->params.single_min[op] > 0 ? module->params.single_min[op] : 1;
-}
-
-static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module_t *module,
-                                                   mca_coll_shmcico_op_t op, uint64_t bytes)
-{
-    uint64_t from = mca_coll_shmcico_single_from(module, op);
-
-    return UINT64_MAX != from && bytes >= from;
-}
-
-/** The smallest block that goes through the queues written into the
- *  slots with streaming stores (coll_shmcico_streaming.c): one that does
- *  not fit in a flag, from coll_shmcico_streaming_min on, where the
- *  machine has them; UINT64_MAX: none. */
-static inline uint64_t mca_coll_shmcico_streaming_from(const mca_coll_shmcico_module_t *module)
-{
-    if (!mca_coll_shmcico_streaming_stores || 0 == module->params.streaming_min) {
-        return UINT64_MAX;
-    }
-    return module->params.streaming_min > MCA_COLL_SHMCICO_INLINE
-               ? module->params.streaming_min : MCA_COLL_SHMCICO_INLINE + 1;
-}
-
-static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_module_t *module,
-                                                      uint64_t bytes)
-{
-    uint64_t from = mca_coll_shmcico_streaming_from(module);
-
-    return UINT64_MAX != from && bytes >= from;
-}
-
-/** Whether a process copies its own block of bytes into its receive
- *  buffer with streaming stores (coll_shmcico_streaming.c): from
- *  coll_shmcico_<op>_own_streaming_min on, where the machine has them. */
-static inline bool mca_coll_shmcico_own_streaming_by_size(const mca_coll_shmcico_module_t *module,
-                                                          mca_coll_shmcico_op_t op,
-                                                          uint64_t bytes)
-{
-    uint64_t from = module->params.own_streaming_min[op];
-
-    return mca_coll_shmcico_streaming_stores && 0 != from && bytes >= from;
-}
-
-/** The smallest own block whose destination the cache probe looks at,
- *  below coll_shmcico_<op>_own_streaming_min: one found cold is copied
- *  with streaming stores (docs/design.md, "Streaming stores"). */
-#define MCA_COLL_SHMCICO_OWN_PROBE_MIN ((uint64_t) 1024 * 1024)
-
 /** Add to one of the MPI_T counters, atomically where threads may count
  *  beside this one (threads: opal_using_threads(), which a caller that
  *  counts several asks once; no atomic for 0). */
@@ -413,6 +365,7 @@ void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module);
 /** Names of the operations ("bcast", ...) and of the single-copy modes. */
 extern const char *const mca_coll_shmcico_op_names[MCA_COLL_SHMCICO_OP_COUNT];
 extern const char *const mca_coll_shmcico_single_names[MCA_COLL_SHMCICO_SINGLE_COUNT];
+extern const char *const mca_coll_shmcico_nearness_names[MCA_COLL_SHMCICO_NEARNESS_COUNT];
 
 /* ------------------------------------------------------------------ */
 /* Single copy (coll_shmcico_copy.c)                                    */

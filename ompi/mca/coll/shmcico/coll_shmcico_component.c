@@ -42,6 +42,10 @@ const char *const mca_coll_shmcico_single_names[MCA_COLL_SHMCICO_SINGLE_COUNT] =
     "auto", "cma", "smsc", "off"
 };
 
+const char *const mca_coll_shmcico_nearness_names[MCA_COLL_SHMCICO_NEARNESS_COUNT] = {
+    "auto", "near", "far"
+};
+
 
 mca_coll_shmcico_component_t mca_coll_shmcico_component = {
     .super = {

@@ -28,6 +28,8 @@
  *   shmcico_own_streaming_min the same as shmcico_max_bytes: own blocks
  *                             from here are copied with streaming stores
  *                             (0: never)
+ *   shmcico_nearness          auto | near | far (reported, once the
+ *                             segment is made, as near or far)
  *
  * (Open MPI 4.1 takes keys of at most 27 characters from a component, so
  * the operations are named in the values, not the keys.)
@@ -317,7 +319,7 @@ static bool parse_per_op(const char *value, uint64_t *values)
 
 typedef enum { HINT_DISABLE, HINT_TREE, HINT_TREE_DEGREE, HINT_SINGLE_COPY, HINT_MAX_BYTES,
                HINT_SINGLE_MIN, HINT_SINGLE_MAX_PROCS, HINT_STREAMING_MIN,
-               HINT_OWN_STREAMING_MIN } hint_kind_t;
+               HINT_OWN_STREAMING_MIN, HINT_NEARNESS } hint_kind_t;
 
 typedef struct hint_t {
     char name[28];                  /* Open MPI 4.1: at most 27 characters */
@@ -333,7 +335,8 @@ static const hint_t hints[] = {
     { "shmcico_single_copy_min", HINT_SINGLE_MIN },
     { "shmcico_single_max_procs", HINT_SINGLE_MAX_PROCS },
     { "shmcico_streaming_min", HINT_STREAMING_MIN },
-    { "shmcico_own_streaming_min", HINT_OWN_STREAMING_MIN }
+    { "shmcico_own_streaming_min", HINT_OWN_STREAMING_MIN },
+    { "shmcico_nearness", HINT_NEARNESS }
 };
 
 static const int nhints = (int) (sizeof(hints) / sizeof(hints[0]));
@@ -402,6 +405,9 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
     case HINT_MAX_BYTES: return per_op(p->max_bytes);
     case HINT_STREAMING_MIN: return number(p->streaming_min);
     case HINT_OWN_STREAMING_MIN: return per_op(p->own_streaming_min);
+    case HINT_NEARNESS:
+        return segment_made(m) ? (segment_owner(m)->near ? "near" : "far")
+                               : mca_coll_shmcico_nearness_names[p->nearness];
     case HINT_SINGLE_MAX_PROCS: return per_op(p->single_max_procs);
     default: return per_op(p->single_min);
     }
@@ -451,6 +457,10 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
         return parse_bytes(value, &bytes) && ((p->streaming_min = bytes), true);
     case HINT_OWN_STREAMING_MIN:
         return parse_per_op(value, p->own_streaming_min);
+    case HINT_NEARNESS:
+        return !segment_made(m)
+            && parse_name(value, mca_coll_shmcico_nearness_names,
+                          MCA_COLL_SHMCICO_NEARNESS_COUNT, &p->nearness);
     case HINT_SINGLE_MAX_PROCS:
         return parse_per_op(value, p->single_max_procs);
     default:
@@ -461,7 +471,8 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
 /* why a value could not apply */
 static const char *refusal(const mca_coll_shmcico_module_t *m, const hint_t *h)
 {
-    if ((HINT_TREE == h->kind || HINT_TREE_DEGREE == h->kind) && segment_made(m)) {
+    if ((HINT_TREE == h->kind || HINT_TREE_DEGREE == h->kind || HINT_NEARNESS == h->kind)
+        && segment_made(m)) {
         return "the communicator's segment is made already";
     }
     if (HINT_SINGLE_COPY == h->kind && segment_made(m)

@@ -128,6 +128,7 @@ void mca_coll_shmcico_segment_format(void *base,
     header->segment_size = layout->segment_size;
     atomic_init(&header->attached, 0);
     atomic_init(&header->retired, 0);
+    atomic_init(&header->pingpong.ball, 0);
     /* magic last: a header with the magic is complete (the segment is
      * handed to other processes only after this, over the PML) */
     header->magic = MCA_COLL_SHMCICO_MAGIC;

@@ -39,6 +39,7 @@
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
 #define DEFAULT_STREAMING_MIN ((size_t) 4096)
+#define DEFAULT_NEAR_STREAMING_MIN ((size_t) 16384)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
@@ -101,6 +102,13 @@ static const mca_base_var_enum_value_t single_values[] = {
     {MCA_COLL_SHMCICO_SINGLE_CMA, "cma"},
     {MCA_COLL_SHMCICO_SINGLE_SMSC, "smsc"},
     {MCA_COLL_SHMCICO_SINGLE_OFF, "off"},
+    {0, NULL}
+};
+
+static const mca_base_var_enum_value_t nearness_values[] = {
+    {MCA_COLL_SHMCICO_NEARNESS_AUTO, "auto"},
+    {MCA_COLL_SHMCICO_NEARNESS_NEAR, "near"},
+    {MCA_COLL_SHMCICO_NEARNESS_FAR, "far"},
     {0, NULL}
 };
 
@@ -179,6 +187,12 @@ static void register_enums(void)
                   "else Linux CMA), cma, smsc, or off (copy-in/copy-out queues only); "
                   "where the system refuses it every block goes through the queues",
                   single_values, &p->single_copy);
+    p->nearness = MCA_COLL_SHMCICO_NEARNESS_AUTO;
+    register_enum("nearness", "Whether a communicator's processes are near one another "
+                  "(a cache line passes between them faster than memory answers a "
+                  "load): auto (measured when its segment is made), near, or far; "
+                  "where they are near, coll_shmcico_near_streaming_min applies",
+                  nearness_values, &p->nearness);
 }
 
 /* a process's own block of an operation that has one */
@@ -274,6 +288,14 @@ static void register_segment_params(void)
                   "line back from the readers' caches; smaller blocks, and every block "
                   "with 0, are written with ordinary stores (x86-64 only)",
                   OPAL_INFO_LVL_5, &p->streaming_min);
+    p->near_streaming_min = DEFAULT_NEAR_STREAMING_MIN;
+    register_size("near_streaming_min",
+                  "Where a communicator's processes are near one another "
+                  "(coll_shmcico_nearness), the smallest block written with streaming "
+                  "stores is the larger of this and coll_shmcico_streaming_min: "
+                  "ordinary stores let the readers take a few KiB from the writer's "
+                  "cache faster than from memory",
+                  OPAL_INFO_LVL_5, &p->near_streaming_min);
     /* where the queues carry every block, larger fragments move large
      * ones in fewer steps (docs/tuning.md, "Queue geometry") */
     p->fragment_size = mca_coll_shmcico_copy_refused_here() ? REFUSED_FRAGMENT

@@ -20,6 +20,7 @@
  *   offset 0 +--------------------------------------------------+
  *            | header: magic, layout version, p, s, w, f,       |  rank 0's
  *            |         segment size, attach counter, retired    |  NUMA node
+ *            |   the setup's ping-pong line: a ball counter     |
  *            | topology: numa[p]  NUMA node of each rank        |
  *            +--------------------------------------------------+
  *            | bank lines, w cache lines: op, decision, error   |
@@ -61,9 +62,16 @@
 
 #define MCA_COLL_SHMCICO_CACHELINE      64
 #define MCA_COLL_SHMCICO_MAGIC          UINT64_C(0x4f43494343484d53) /* "SMHCCICO" */
-#define MCA_COLL_SHMCICO_LAYOUT_VERSION 6
+#define MCA_COLL_SHMCICO_LAYOUT_VERSION 7
 #define MCA_COLL_SHMCICO_MAX_BANKS      8
 #define MCA_COLL_SHMCICO_INLINE         32  /**< bytes carried inside a flag */
+
+/** The line on which the setup times a line's trip between rank 0 and
+ *  each other process in turn (coll_shmcico_nearness.h). */
+typedef struct mca_coll_shmcico_pingpong_t {
+    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t ball;  /**< odd: rank 0 served
+                                                                      it; even: returned */
+} mca_coll_shmcico_pingpong_t;
 
 /** Fixed header at offset 0 of the segment. */
 typedef struct mca_coll_shmcico_header_t {
@@ -77,6 +85,7 @@ typedef struct mca_coll_shmcico_header_t {
     _Atomic uint32_t attached;      /**< processes that mapped and checked it */
     _Atomic uint32_t retired;       /**< no later communicator takes it over
                                          (coll_shmcico_keep.h) */
+    mca_coll_shmcico_pingpong_t pingpong;
 } mca_coll_shmcico_header_t;
 
 /** The deciding process's line of one bank (a Gather(v) root; rank 0

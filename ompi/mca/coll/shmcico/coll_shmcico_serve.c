@@ -28,6 +28,7 @@
 #include <errno.h>
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_choice.h"
 #include "coll_shmcico_net.h"
 #include "coll_shmcico_residency.h"
 

@@ -22,6 +22,7 @@
 #include "ompi_config.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_choice.h"
 
 /* The sizes that decide about a block, read once per call: the loop
  * over the blocks stores spans, which the compiler cannot tell from the

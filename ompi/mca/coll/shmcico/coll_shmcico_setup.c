@@ -24,6 +24,7 @@
 #include "opal/runtime/opal_progress.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_choice.h"
 #include "coll_shmcico_keep.h"
 #include "coll_shmcico_setup.h"
 #include "coll_shmcico_shm.h"
@@ -34,26 +35,6 @@
  * MPI's non-overtaking order keeps them apart. */
 #define SETUP_TAG MCA_COLL_BASE_TAG_BARRIER
 
-/* what one process holds while setting up */
-typedef struct setup_t {
-    struct ompi_communicator_t *comm;
-    mca_coll_shmcico_module_t *module;
-    int rank;
-    int size;
-    mca_coll_shmcico_numa_info_t where;
-    mca_coll_shmcico_layout_t layout;
-    void *base;
-    int lock_fd;                        /* rank 0: the backing file, open (and so
-                                           locked) until unlinked; -1: none */
-    setup_offer_t offer;
-    setup_report_t report;
-    const char *no_single;              /* why this rank has no copier */
-    size_t reserved;                    /* bytes taken in segment_bytes by
-                                           reserve(); 0: none */
-    bool may_take;                      /* rank 0: it may offer a kept segment */
-    mca_coll_shmcico_kept_t *kept;      /* the kept segment it took; NULL: none */
-} setup_t;
-
 static void progress(void)
 {
     (void) opal_progress();
@@ -62,13 +43,13 @@ static void progress(void)
 /* ------------------------------------------------------------------ */
 /* Messages                                                             */
 
-static int send_to(setup_t *s, const void *buf, size_t len, int dest)
+int mca_coll_shmcico_setup_send(setup_t *s, const void *buf, size_t len, int dest)
 {
     return MCA_PML_CALL(send((void *) buf, (int) len, MPI_BYTE, dest, SETUP_TAG,
                              MCA_PML_BASE_SEND_STANDARD, s->comm));
 }
 
-static int recv_from(setup_t *s, void *buf, size_t len, int source)
+int mca_coll_shmcico_setup_recv(setup_t *s, void *buf, size_t len, int source)
 {
     return MCA_PML_CALL(recv(buf, (int) len, MPI_BYTE, source, SETUP_TAG,
                              s->comm, MPI_STATUS_IGNORE));
@@ -206,7 +187,7 @@ static int offer_segment(setup_t *s)
 
     for (int i = 1; i < s->size; ++i) {
         setup_hello_t hello = { .node = -1 };
-        if (OMPI_SUCCESS != recv_from(s, &hello, sizeof(hello), i)) {
+        if (OMPI_SUCCESS != mca_coll_shmcico_setup_recv(s, &hello, sizeof(hello), i)) {
             err = EIO;
         }
         if (NULL != numa) {
@@ -225,10 +206,12 @@ static int offer_segment(setup_t *s)
             err = create_segment(s, numa);
         }
     }
+    s->offer.measure = 0 == err && !mca_coll_shmcico_setup_crowded(s)
+                       && MCA_COLL_SHMCICO_NEARNESS_AUTO == s->offer.params.nearness;
     free(numa);
     s->offer.status = err;
     for (int i = 1; i < s->size; ++i) {
-        (void) send_to(s, &s->offer, sizeof(s->offer), i);
+        (void) mca_coll_shmcico_setup_send(s, &s->offer, sizeof(s->offer), i);
     }
     return err;
 }
@@ -262,13 +245,18 @@ static void print_placement(setup_t *s, uint64_t pages, uint64_t local,
 static setup_verdict_t judge(setup_t *s)
 {
     uint64_t pages = s->report.pages, local = s->report.pages_local;
+    uint64_t slowest = s->offer.measure ? 0 : MCA_COLL_SHMCICO_TRIP_UNKNOWN;
     int bound = s->report.bound;
     setup_verdict_t verdict = { .status = s->report.status, .single = s->report.single };
 
     for (int i = 1; i < s->size; ++i) {
         setup_report_t r = { .status = EIO };
-        if (OMPI_SUCCESS != recv_from(s, &r, sizeof(r), i)) {
+        if (OMPI_SUCCESS != mca_coll_shmcico_setup_recv(s, &r, sizeof(r), i)) {
             r.status = EIO;
+        }
+        if (s->offer.measure) {
+            uint64_t trip = mca_coll_shmcico_setup_time_trip(s, i, 0 == r.status);
+            slowest = trip > slowest ? trip : slowest;
         }
         if (0 == verdict.status) {
             verdict.status = r.status;
@@ -292,6 +280,9 @@ static setup_verdict_t judge(setup_t *s)
     }
     if (0 == verdict.status && !s->offer.kept) {
         print_placement(s, pages, local, bound);
+    }
+    if (0 == verdict.status) {
+        mca_coll_shmcico_setup_decide_near(s, slowest, &verdict);
     }
     return verdict;
 }
@@ -327,8 +318,7 @@ static int build_local_state(setup_t *s)
     mca_coll_shmcico_waiter_t waiter = {
         .progress = progress,
         .spins_per_progress = 64,
-        .yield = opal_progress_yield_when_idle
-                 || (int) ompi_process_info.num_local_peers + 1 > s->where.cpus
+        .yield = mca_coll_shmcico_setup_crowded(s)
     };
 
     m->params = s->offer.params;
@@ -403,7 +393,10 @@ static void attach_and_report(setup_t *s)
     }
     s->report.status = err;
     if (0 != s->rank) {
-        (void) send_to(s, &s->report, sizeof(s->report), 0);
+        (void) mca_coll_shmcico_setup_send(s, &s->report, sizeof(s->report), 0);
+        if (s->offer.measure) {
+            mca_coll_shmcico_setup_return_trips(s);
+        }
     }
 }
 
@@ -460,7 +453,9 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
 
     if (0 == verdict->status) {
         m->state = MCA_COLL_SHMCICO_SEGMENT_READY;
+        m->near = 0 != verdict->near;
         settle_single_copy(s, verdict);
+        mca_coll_shmcico_setup_print_nearness(s, verdict);
         /* segment_bytes holds it since reserve(), or since the freed
          * communicator that kept it reserved it */
         m->kept = NULL != s->kept ? s->kept
@@ -506,19 +501,19 @@ static setup_verdict_t run_steps(setup_t *s)
     } else {
         setup_hello_t hello = { .node = s->where.node,
                                 .keeps = mca_coll_shmcico_component.keep_segments > 0 };
-        (void) send_to(s, &hello, sizeof(hello), 0);
+        (void) mca_coll_shmcico_setup_send(s, &hello, sizeof(hello), 0);
         s->offer.status = EIO;
-        (void) recv_from(s, &s->offer, sizeof(s->offer), 0);
+        (void) mca_coll_shmcico_setup_recv(s, &s->offer, sizeof(s->offer), 0);
         s->offer.path[sizeof(s->offer.path) - 1] = '\0';
     }
     attach_and_report(s);
     if (0 == s->rank) {
         verdict = judge(s);
         for (int i = 1; i < s->size; ++i) {
-            (void) send_to(s, &verdict, sizeof(verdict), i);
+            (void) mca_coll_shmcico_setup_send(s, &verdict, sizeof(verdict), i);
         }
     } else {
-        (void) recv_from(s, &verdict, sizeof(verdict), 0);
+        (void) mca_coll_shmcico_setup_recv(s, &verdict, sizeof(verdict), 0);
     }
     return verdict;
 }

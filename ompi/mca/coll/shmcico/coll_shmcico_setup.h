@@ -19,8 +19,12 @@
  *                                 or a kept segment and its last call
  *   3. report   every rank -> 0   status of its attach and NUMA check;
  *                                 whether it can copy from rank 0's memory
+ *   3b. trips   0 <-> each rank   where rank 0 measures nearness: a
+ *                                 message says whether it plays, then the
+ *                                 ping-pong of coll_shmcico_nearness.h
  *   4. verdict  0 -> every rank   0 only if everyone succeeded; whether
- *                                 single copy works everywhere
+ *                                 single copy works everywhere; whether
+ *                                 the processes are near one another
  *
  * Rank 0 creates the backing file, places every process's block on that
  * process's NUMA node, reserves all pages (so touching them can never
@@ -50,6 +54,8 @@
 #include <stdint.h>
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_keep.h"
+#include "coll_shmcico_nearness.h"
 #include "coll_shmcico_shm.h"
 
 /* every rank's hello */
@@ -65,6 +71,7 @@ typedef struct setup_offer_t {
     mca_coll_shmcico_params_t params;   /* the communicator's, rank 0's */
     mca_coll_shmcico_file_id_t id;
     mca_coll_shmcico_seq_t last;        /* the kept segment's last call */
+    int32_t measure;                    /* step 3b follows every report */
     char path[MCA_COLL_SHMCICO_PATH_MAX];
 } setup_offer_t;
 
@@ -81,6 +88,56 @@ typedef struct setup_report_t {
 typedef struct setup_verdict_t {
     int32_t status;                     /* 0 when everyone succeeded */
     int32_t single;                     /* single copy works everywhere */
+    int32_t near;                       /* the processes are near one another */
+    uint64_t trip_ns;                   /* the slowest trip measured (step 3b), or
+                                           MCA_COLL_SHMCICO_TRIP_UNKNOWN */
+    uint64_t memory_ns;                 /* rank 0's load from memory; 0: none */
 } setup_verdict_t;
+
+/* what one process holds while setting up */
+typedef struct setup_t {
+    struct ompi_communicator_t *comm;
+    mca_coll_shmcico_module_t *module;
+    int rank;
+    int size;
+    mca_coll_shmcico_numa_info_t where;
+    mca_coll_shmcico_layout_t layout;
+    void *base;
+    int lock_fd;                        /* rank 0: the backing file, open (and so
+                                           locked) until unlinked; -1: none */
+    setup_offer_t offer;
+    setup_report_t report;
+    const char *no_single;              /* why this rank has no copier */
+    size_t reserved;                    /* bytes taken in segment_bytes by
+                                           reserve(); 0: none */
+    bool may_take;                      /* rank 0: it may offer a kept segment */
+    mca_coll_shmcico_kept_t *kept;      /* the kept segment it took; NULL: none */
+} setup_t;
+
+/** A message of the setup to or from one rank (over the PML). */
+int mca_coll_shmcico_setup_send(setup_t *s, const void *buf, size_t len, int dest);
+int mca_coll_shmcico_setup_recv(setup_t *s, void *buf, size_t len, int source);
+
+/* Step 3b (coll_shmcico_setup_nearness.c) */
+
+/** More processes on the node than this one has cores, or Open MPI told
+ *  to yield: waits give the core away, and no trip is timed. */
+bool mca_coll_shmcico_setup_crowded(const setup_t *s);
+
+/** Rank 0, after rank i's report: the trip of a line between the two
+ *  (ns; rank i plays where its report said it attached), or
+ *  MCA_COLL_SHMCICO_TRIP_UNKNOWN. */
+uint64_t mca_coll_shmcico_setup_time_trip(setup_t *s, int i, bool plays);
+
+/** Rank i, after its report: its part, where rank 0 says it plays. */
+void mca_coll_shmcico_setup_return_trips(setup_t *s);
+
+/** Rank 0: the verdict's nearness from the slowest trip, the parameter
+ *  or the kept segment's header; a new segment's header keeps it. */
+void mca_coll_shmcico_setup_decide_near(setup_t *s, uint64_t slowest,
+                                        setup_verdict_t *verdict);
+
+/** The verbose line of the verdict's nearness. */
+void mca_coll_shmcico_setup_print_nearness(setup_t *s, const setup_verdict_t *verdict);
 
 #endif /* MCA_COLL_SHMCICO_SETUP_H */

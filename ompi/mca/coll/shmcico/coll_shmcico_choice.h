@@ -1,0 +1,97 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * How a block travels, as its size and its communicator decide: by
+ * single copy or through the queues (the crossovers,
+ * coll_shmcico_<op>_single_copy_min), and, through the queues, with
+ * streaming or ordinary stores (coll_shmcico_streaming_min, and
+ * coll_shmcico_near_streaming_min where the processes are near one
+ * another: coll_shmcico_nearness.h).  Each sender decides alone from
+ * these (docs/protocol.md, "Who decides the transport"); the cache probe
+ * may still turn a block that its size sends by single copy into the
+ * queues (coll_shmcico_residency.h).
+ */
+
+#ifndef MCA_COLL_SHMCICO_CHOICE_H
+#define MCA_COLL_SHMCICO_CHOICE_H
+
+#include "coll_shmcico.h"
+
+/** The smallest block of op that goes by single copy as far as its size,
+ *  the communicator's size and the module's parameters say (its layout
+ *  aside); UINT64_MAX: none.  Every process finds the same. */
+static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_module_t *module,
+                                                    mca_coll_shmcico_op_t op)
+{
+    uint64_t max_procs = module->params.single_max_procs[op];
+
+    if (MCA_COLL_SHMCICO_SINGLE_OFF == module->copy.mode
+        || MCA_COLL_SHMCICO_SINGLE_OFF == module->params.single_copy
+        || (0 != max_procs && (uint64_t) module->engine.nprocs > max_procs)) {
+        return UINT64_MAX;
+    }
+    return module->params.single_min[op] > 0 ? module->params.single_min[op] : 1;
+}
+
+static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module_t *module,
+                                                   mca_coll_shmcico_op_t op, uint64_t bytes)
+{
+    uint64_t from = mca_coll_shmcico_single_from(module, op);
+
+    return UINT64_MAX != from && bytes >= from;
+}
+
+/** The smallest block that goes through the queues written into the
+ *  slots with streaming stores (coll_shmcico_streaming.c): one that does
+ *  not fit in a flag, from coll_shmcico_streaming_min on (or
+ *  coll_shmcico_near_streaming_min, the larger, where the processes are
+ *  near), where the machine has them; UINT64_MAX: none. */
+static inline uint64_t mca_coll_shmcico_streaming_from(const mca_coll_shmcico_module_t *module)
+{
+    uint64_t from = module->params.streaming_min;
+
+    if (!mca_coll_shmcico_streaming_stores || 0 == from) {
+        return UINT64_MAX;
+    }
+    if (module->near && module->params.near_streaming_min > from) {
+        from = module->params.near_streaming_min;
+    }
+    return from > MCA_COLL_SHMCICO_INLINE ? from : MCA_COLL_SHMCICO_INLINE + 1;
+}
+
+static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_module_t *module,
+                                                      uint64_t bytes)
+{
+    uint64_t from = mca_coll_shmcico_streaming_from(module);
+
+    return UINT64_MAX != from && bytes >= from;
+}
+
+/** Whether a process copies its own block of bytes into its receive
+ *  buffer with streaming stores (coll_shmcico_streaming.c): from
+ *  coll_shmcico_<op>_own_streaming_min on, where the machine has them. */
+static inline bool mca_coll_shmcico_own_streaming_by_size(const mca_coll_shmcico_module_t *module,
+                                                          mca_coll_shmcico_op_t op,
+                                                          uint64_t bytes)
+{
+    uint64_t from = module->params.own_streaming_min[op];
+
+    return mca_coll_shmcico_streaming_stores && 0 != from && bytes >= from;
+}
+
+/** The smallest own block whose destination the cache probe looks at,
+ *  below coll_shmcico_<op>_own_streaming_min: one found cold is copied
+ *  with streaming stores (docs/design.md, "Streaming stores"). */
+#define MCA_COLL_SHMCICO_OWN_PROBE_MIN ((uint64_t) 1024 * 1024)
+
+#endif /* MCA_COLL_SHMCICO_CHOICE_H */

@@ -1,0 +1,104 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The setup's ping-pong and memory's latency (coll_shmcico_nearness.h).
+ *
+ * The balls rank 0 serves process i are i * 2 * ROUNDS + 1, + 3, ...,
+ * and i returns each plus one: a process that stopped waiting can never
+ * take another's ball for its own.  The waits spin on plain loads (a
+ * pause instruction would add its own tens of ns to every trip) and
+ * look at the clock once in 1024 rounds.
+ */
+
+#include <stdatomic.h>
+#include <time.h>
+
+#include "coll_shmcico_nearness.h"
+#include "coll_shmcico_residency.h"
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+
+    (void) clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+/* until the line holds ball (acquire: pairs with the other side's
+ * release store of it); false past deadline */
+static bool wait_ball(mca_coll_shmcico_pingpong_t *line, uint64_t ball, uint64_t deadline)
+{
+    unsigned spins = 0;
+
+    while (atomic_load_explicit(&line->ball, memory_order_acquire) != ball) {
+        if (0 == (++spins & 1023) && now_ns() > deadline) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static uint64_t first_ball(int proc)
+{
+    return (uint64_t) proc * 2 * MCA_COLL_SHMCICO_PINGPONG_ROUNDS;
+}
+
+uint64_t mca_coll_shmcico_pingpong_serve(mca_coll_shmcico_pingpong_t *line, int proc)
+{
+    uint64_t base = first_ball(proc), best = MCA_COLL_SHMCICO_TRIP_UNKNOWN, start = 0;
+    uint64_t deadline = now_ns() + MCA_COLL_SHMCICO_PINGPONG_PATIENCE_NS;
+
+    for (uint64_t r = 0; r < MCA_COLL_SHMCICO_PINGPONG_ROUNDS; ++r) {
+        if (0 == r % MCA_COLL_SHMCICO_PINGPONG_BATCH) {
+            start = now_ns();
+        }
+        /* release: pairs with the acquire in the other side's wait_ball() */
+        atomic_store_explicit(&line->ball, base + 2 * r + 1, memory_order_release);
+        if (!wait_ball(line, base + 2 * r + 2, deadline)) {
+            return MCA_COLL_SHMCICO_TRIP_UNKNOWN;
+        }
+        if (r >= MCA_COLL_SHMCICO_PINGPONG_BATCH
+            && MCA_COLL_SHMCICO_PINGPONG_BATCH - 1 == r % MCA_COLL_SHMCICO_PINGPONG_BATCH) {
+            uint64_t trip = (now_ns() - start) / (2 * MCA_COLL_SHMCICO_PINGPONG_BATCH);
+            best = trip < best ? trip : best;
+        }
+    }
+    return best;
+}
+
+bool mca_coll_shmcico_pingpong_return(mca_coll_shmcico_pingpong_t *line, int proc)
+{
+    uint64_t base = first_ball(proc);
+    uint64_t deadline = now_ns() + MCA_COLL_SHMCICO_PINGPONG_PATIENCE_NS;
+
+    for (uint64_t r = 0; r < MCA_COLL_SHMCICO_PINGPONG_ROUNDS; ++r) {
+        if (!wait_ball(line, base + 2 * r + 1, deadline)) {
+            return false;
+        }
+        /* release: pairs with the acquire in rank 0's wait_ball() */
+        atomic_store_explicit(&line->ball, base + 2 * r + 2, memory_order_release);
+    }
+    return true;
+}
+
+uint64_t mca_coll_shmcico_memory_ns(void)
+{
+    static _Atomic uint64_t known;      /* memory_ns + 1; 0: not measured yet */
+    uint64_t ns = atomic_load_explicit(&known, memory_order_relaxed), flushed;
+
+    if (0 == ns) {
+        /* threads that ask at once each measure: the same answer */
+        (void) mca_coll_shmcico_residency_calibrate(NULL, &flushed);
+        ns = flushed / MCA_COLL_SHMCICO_RESIDENCY_LOADS + 1;
+        atomic_store_explicit(&known, ns, memory_order_relaxed);
+    }
+    return ns - 1;
+}

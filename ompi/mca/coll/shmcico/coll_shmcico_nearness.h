@@ -1,0 +1,89 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Whether a communicator's processes are near one another: whether a
+ * cache line written by one reaches another faster than a load from
+ * memory does (docs/design.md, "Streaming stores").
+ *
+ * It decides how a sender writes a block of a few KiB into its slots.
+ * Ordinary stores first take each line back from the readers' caches,
+ * and the readers then take it from the writer's; streaming stores write
+ * the lines to memory, from which the readers load them.  Where a line
+ * passes between the cores faster than memory answers (cores that share
+ * a last-level cache) the ordinary stores are the faster; where it is
+ * slower (two sockets, two chiplets, or two vCPUs that the host placed
+ * so) the streaming ones are, by two to three times.
+ *
+ * Each setup of a communicator measures it, of a kept segment too
+ * (coll_shmcico_setup.h, between the report and the verdict), in a star:
+ *
+ *   rank 0                           rank i (its turn: a message over the PML)
+ *   ball = b + 1 ------------------> sees b + 1, ball = b + 2
+ *   sees b + 2, ball = b + 3 ------> sees b + 3, ball = b + 4
+ *   ...                              ...   (MCA_COLL_SHMCICO_PINGPONG_ROUNDS)
+ *
+ * (b = i * 2 * MCA_COLL_SHMCICO_PINGPONG_ROUNDS: the balls of one process
+ * are none of another's)
+ *
+ * on the segment's ping-pong line: each store is a line's trip, and rank
+ * 0 keeps the fastest batch's mean trip.  Every wait is bounded
+ * (MCA_COLL_SHMCICO_PINGPONG_PATIENCE_NS): a process descheduled for that
+ * long makes the trip count as far, never a hang.  Memory's latency is
+ * rank 0's own: the cache probe's calibration chain on flushed lines
+ * (coll_shmcico_residency.h), per load.
+ */
+
+#ifndef MCA_COLL_SHMCICO_NEARNESS_H
+#define MCA_COLL_SHMCICO_NEARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "coll_shmcico_segment.h"
+
+/** Round trips per process; the mean of each batch of
+ *  MCA_COLL_SHMCICO_PINGPONG_BATCH is timed, the first batch warms up. */
+#define MCA_COLL_SHMCICO_PINGPONG_ROUNDS 16
+#define MCA_COLL_SHMCICO_PINGPONG_BATCH 8
+
+/** The longest either side waits for the other's store. */
+#define MCA_COLL_SHMCICO_PINGPONG_PATIENCE_NS UINT64_C(1000000000)
+
+/** A trip that timed out, or was not measured. */
+#define MCA_COLL_SHMCICO_TRIP_UNKNOWN UINT64_MAX
+
+/**
+ * Rank 0's side with process proc, which plays return() at the same
+ * time on the same line: the mean one-way trip of a line in the fastest
+ * batch, in ns, or MCA_COLL_SHMCICO_TRIP_UNKNOWN when proc stopped
+ * answering.
+ */
+uint64_t mca_coll_shmcico_pingpong_serve(mca_coll_shmcico_pingpong_t *line, int proc);
+
+/** The other process's side: returns every ball rank 0 serves (false:
+ *  it stopped waiting). */
+bool mca_coll_shmcico_pingpong_return(mca_coll_shmcico_pingpong_t *line, int proc);
+
+/** Memory's latency per load in ns, from the cache probe's calibration
+ *  (0 where the machine cannot flush a line, or cannot tell). */
+uint64_t mca_coll_shmcico_memory_ns(void);
+
+/** Near: the slowest trip (ns) is at most two thirds of memory_ns, both
+ *  known. */
+static inline bool mca_coll_shmcico_near(uint64_t slowest_trip_ns, uint64_t memory_ns)
+{
+    return 0 != memory_ns && MCA_COLL_SHMCICO_TRIP_UNKNOWN != slowest_trip_ns
+        && 3 * slowest_trip_ns <= 2 * memory_ns;
+}
+
+#endif /* MCA_COLL_SHMCICO_NEARNESS_H */

@@ -1,0 +1,103 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Step 3b of a segment's setup (coll_shmcico_setup.h): whether the
+ * communicator's processes are near one another, timed on the segment's
+ * ping-pong line (coll_shmcico_nearness.h), told, or as a kept segment's
+ * setup found it.
+ */
+
+#include "ompi_config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "opal/runtime/opal_progress.h"
+
+#include "coll_shmcico.h"
+#include "coll_shmcico_choice.h"
+#include "coll_shmcico_setup.h"
+
+/* more processes on the node than this one has cores, or Open MPI told
+ * to yield: waits give the core away, and a line's trip is not timed */
+bool mca_coll_shmcico_setup_crowded(const setup_t *s)
+{
+    return opal_progress_yield_when_idle
+        || (int) ompi_process_info.num_local_peers + 1 > s->where.cpus;
+}
+
+/* Step 3b at rank 0, with rank i (which plays where its report said
+ * it attached): the trip of a line between the two (ns), or
+ * MCA_COLL_SHMCICO_TRIP_UNKNOWN */
+uint64_t mca_coll_shmcico_setup_time_trip(setup_t *s, int i, bool plays)
+{
+    mca_coll_shmcico_header_t *header = s->base;
+    int32_t play = plays;
+
+    /* no ball of an earlier setup (a kept segment) that timed out is left
+     * for rank i to take: the message below orders this store before its
+     * first wait */
+    atomic_store_explicit(&header->pingpong.ball, 0, memory_order_relaxed);
+    (void) mca_coll_shmcico_setup_send(s, &play, sizeof(play), i);
+    return plays ? mca_coll_shmcico_pingpong_serve(&header->pingpong, i)
+                 : MCA_COLL_SHMCICO_TRIP_UNKNOWN;
+}
+
+/* Step 3b at rank i: its part, where rank 0 says it plays */
+void mca_coll_shmcico_setup_return_trips(setup_t *s)
+{
+    int32_t play = 0;
+
+    (void) mca_coll_shmcico_setup_recv(s, &play, sizeof(play), 0);
+    if (play) {
+        (void) mca_coll_shmcico_pingpong_return(
+            &((mca_coll_shmcico_header_t *) s->base)->pingpong, s->rank);
+    }
+}
+
+/* Rank 0: whether the processes are near one another, as the parameter
+ * says or as the slowest trip says */
+void mca_coll_shmcico_setup_decide_near(setup_t *s, uint64_t slowest,
+                                        setup_verdict_t *verdict)
+{
+    verdict->trip_ns = slowest;
+    verdict->memory_ns = s->offer.measure ? mca_coll_shmcico_memory_ns() : 0;
+    switch (s->offer.params.nearness) {
+    case MCA_COLL_SHMCICO_NEARNESS_NEAR:
+        verdict->near = 1;
+        break;
+    case MCA_COLL_SHMCICO_NEARNESS_FAR:
+        verdict->near = 0;
+        break;
+    default:
+        verdict->near = mca_coll_shmcico_near(slowest, verdict->memory_ns);
+    }
+}
+
+/* where the verdict's nearness came from, for the verbose line */
+void mca_coll_shmcico_setup_print_nearness(setup_t *s, const setup_verdict_t *verdict)
+{
+    char why[96];
+
+    if (MCA_COLL_SHMCICO_TRIP_UNKNOWN != verdict->trip_ns && 0 != verdict->memory_ns) {
+        (void) snprintf(why, sizeof(why), "a line's trip %" PRIu64 " ns, a load from memory "
+                        "%" PRIu64 " ns", verdict->trip_ns, verdict->memory_ns);
+    } else {
+        (void) snprintf(why, sizeof(why), "%s",
+                        MCA_COLL_SHMCICO_NEARNESS_AUTO != s->module->params.nearness
+                        ? "as set" : "not measured");
+    }
+    MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                             MCA_COLL_SHMCICO_COMM_FMT "processes %s (%s): streaming stores "
+                             "from %" PRIu64 " bytes", MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
+                             verdict->near ? "near" : "far", why,
+                             mca_coll_shmcico_streaming_from(s->module));
+}
