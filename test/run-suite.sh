@@ -500,6 +500,12 @@ default_suite() {
     # ordinary stores
     run_case transport-near-np3 300 \
         -- bash -c "mpi 3 nearness near $crossovers_64k -- mpi/test_transport single"
+    # and the default crossovers, where coll_shmcico_near_single_copy_min
+    # (32 KiB) raises them at up to 4 processes, not at 5
+    for np in 2 4 5; do
+        run_case "transport-near-default-crossovers-np$np" 300 \
+            -- bash -c "mpi $np nearness near -- mpi/test_transport single"
+    done
     run_case transport-no-streaming-np4 300 \
         -- bash -c "mpi 4 single_copy off streaming_min 0 $crossovers_64k -- mpi/test_transport off"
     # real refusal: processes without CAP_SYS_PTRACE (dropped from the

@@ -34,7 +34,9 @@
  *    streaming stores, counted in coll_shmcico_<op>_streamed_bytes, or of
  *    at least coll_shmcico_near_streaming_min where coll_shmcico_nearness
  *    says near and that is the larger; a layout the convertor packs,
- *    with ordinary stores;
+ *    with ordinary stores; where it says near and the communicator has
+ *    at most 4 processes, the crossovers are at least
+ *    coll_shmcico_near_single_copy_min;
  *  - an Allgather process whose receive buffer is bad still sends its
  *    block, which the others receive, and counts it cold where the
  *    probe finds it so;
@@ -172,6 +174,9 @@ static limits_t limits_of(st_op op)
 
     snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
     l.min = (size_t) st_cvar(name);
+    if (1 == st_cvar("nearness") && size <= 4 && st_cvar("near_single_copy_min") > l.min) {
+        l.min = (size_t) st_cvar("near_single_copy_min");    /* told near, few processes */
+    }
     snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
     l.probe_max = (size_t) st_cvar(name);
     l.single = single_works && st_single_copy_procs_ok(op, size);

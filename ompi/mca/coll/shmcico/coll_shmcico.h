@@ -101,6 +101,9 @@ typedef struct mca_coll_shmcico_params_t {
                                          stores; 0: never */
     uint64_t near_streaming_min;    /**< the same where the processes are near: the
                                          larger of the two applies there */
+    uint64_t near_single_min;       /**< where a communicator of at most
+                                         MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes is
+                                         near, the least crossover of every operation */
     int32_t nearness;               /**< mca_coll_shmcico_nearness_t */
     uint64_t own_streaming_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< own blocks from here are
                                                                  copied with streaming

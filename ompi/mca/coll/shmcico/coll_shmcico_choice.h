@@ -27,9 +27,14 @@
 
 #include "coll_shmcico.h"
 
+/** The most processes of a near communicator for which
+ *  coll_shmcico_near_single_copy_min applies (measured at 2). */
+#define MCA_COLL_SHMCICO_NEAR_MAX_PROCS 4
+
 /** The smallest block of op that goes by single copy as far as its size,
- *  the communicator's size and the module's parameters say (its layout
- *  aside); UINT64_MAX: none.  Every process finds the same. */
+ *  the communicator's size, its nearness (the setup's verdict) and the
+ *  module's parameters say (its layout aside); UINT64_MAX: none.  Every
+ *  process finds the same. */
 static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_module_t *module,
                                                     mca_coll_shmcico_op_t op)
 {
@@ -39,6 +44,10 @@ static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_modul
         || MCA_COLL_SHMCICO_SINGLE_OFF == module->params.single_copy
         || (0 != max_procs && (uint64_t) module->engine.nprocs > max_procs)) {
         return UINT64_MAX;
+    }
+    if (module->near && module->engine.nprocs <= MCA_COLL_SHMCICO_NEAR_MAX_PROCS
+        && module->params.near_single_min > module->params.single_min[op]) {
+        return module->params.near_single_min;
     }
     return module->params.single_min[op] > 0 ? module->params.single_min[op] : 1;
 }

@@ -40,6 +40,7 @@
 #define MIN_CHUNK             ((size_t) 4096)
 #define DEFAULT_STREAMING_MIN ((size_t) 4096)
 #define DEFAULT_NEAR_STREAMING_MIN ((size_t) 16384)
+#define DEFAULT_NEAR_SINGLE_MIN ((size_t) 32768)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
@@ -288,6 +289,15 @@ static void register_segment_params(void)
                   "line back from the readers' caches; smaller blocks, and every block "
                   "with 0, are written with ordinary stores (x86-64 only)",
                   OPAL_INFO_LVL_5, &p->streaming_min);
+    p->near_single_min = DEFAULT_NEAR_SINGLE_MIN;
+    register_size("near_single_copy_min",
+                  "Where a communicator of at most 4 processes is near one another "
+                  "(coll_shmcico_nearness), the smallest block that goes by single copy "
+                  "is the larger of this and the operation's "
+                  "coll_shmcico_<op>_single_copy_min: the queues carry a block of a few "
+                  "tens of KiB from one cache to the other faster than a kernel copy "
+                  "does; 0: the operations' own",
+                  OPAL_INFO_LVL_5, &p->near_single_min);
     p->near_streaming_min = DEFAULT_NEAR_STREAMING_MIN;
     register_size("near_streaming_min",
                   "Where a communicator's processes are near one another "
