@@ -491,7 +491,7 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
                              ? mca_coll_shmcico_component.backing_dir : "");
 }
 
-/* the four steps (top of this file); every rank's verdict */
+/* the four steps (coll_shmcico_setup.h); every rank's verdict */
 static setup_verdict_t run_steps(setup_t *s)
 {
     setup_verdict_t verdict = { .status = EIO };
