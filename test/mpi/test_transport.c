@@ -32,10 +32,11 @@
  *  - a sender writes a queued block of at least
  *    coll_shmcico_streaming_min bytes (and more than a flag carries) with
  *    streaming stores, counted in coll_shmcico_<op>_streamed_bytes, or of
- *    at least coll_shmcico_near_streaming_min where coll_shmcico_nearness
- *    says near and that is the larger; a layout the convertor packs,
- *    with ordinary stores; where it says near and the communicator has
- *    at most 4 processes, the crossovers are at least
+ *    at least coll_shmcico_near_streaming_min where the processes are
+ *    near one another (told by coll_shmcico_nearness, or found by the
+ *    setup) and that is the larger; a layout the convertor packs, with
+ *    ordinary stores; where they are near and the communicator has at
+ *    most 4 processes, the crossovers are at least
  *    coll_shmcico_near_single_copy_min;
  *  - an Allgather process whose receive buffer is bad still sends its
  *    block, which the others receive, and counts it cold where the
@@ -85,7 +86,9 @@ typedef struct expect_t {
 } expect_t;
 
 static size_t fragment;
-static size_t streaming_min;    /* coll_shmcico_streaming_min */
+static size_t streaming_min;    /* coll_shmcico_streaming_min, or near_streaming_min */
+static int near;                /* the processes are near one another (told, or found
+                                   by MPI_COMM_WORLD's setup) */
 enum { INLINE = 32 };           /* bytes a flag carries */
 
 typedef struct limits_t {
@@ -174,8 +177,8 @@ static limits_t limits_of(st_op op)
 
     snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
     l.min = (size_t) st_cvar(name);
-    if (1 == st_cvar("nearness") && size <= 4 && st_cvar("near_single_copy_min") > l.min) {
-        l.min = (size_t) st_cvar("near_single_copy_min");    /* told near, few processes */
+    if (near && size <= 4 && st_cvar("near_single_copy_min") > l.min) {
+        l.min = (size_t) st_cvar("near_single_copy_min");    /* near, few processes */
     }
     snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
     l.probe_max = (size_t) st_cvar(name);
@@ -476,6 +479,25 @@ static void gather_before_root(st_op op, int bytes)
     st_free(&recv);
 }
 
+/* whether MPI_COMM_WORLD's processes are near one another: told
+ * (coll_shmcico_nearness), or what its setup found (a Bcast of a byte
+ * makes its segment first) */
+static int found_near(void)
+{
+    char value[MPI_MAX_INFO_VAL + 1] = "";
+    int flag = 0, counts[1] = { 1 };
+    MPI_Info info;
+
+    if (0 != st_cvar("nearness")) {
+        return 1 == st_cvar("nearness");
+    }
+    st_simple_call(ST_BCAST, MPI_COMM_WORLD, 0, counts, 7);
+    MPI_Comm_get_info(MPI_COMM_WORLD, &info);
+    MPI_Info_get(info, "shmcico_nearness", MPI_MAX_INFO_VAL, value, &flag);
+    MPI_Info_free(&info);
+    return flag && 0 == strcmp(value, "near");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -490,11 +512,6 @@ int main(int argc, char **argv)
     all_cold = 0 == strcmp(mode, "cold");
     single_works = 0 == strcmp(mode, "single") || all_cold;
     fragment = (size_t) st_cvar("fragment_size");
-    streaming_min = (size_t) st_cvar("streaming_min");
-    if (1 == st_cvar("nearness") && 0 != streaming_min
-        && st_cvar("near_streaming_min") > streaming_min) {   /* told near */
-        streaming_min = (size_t) st_cvar("near_streaming_min");
-    }
     /* counters count from their first read: before the first segment */
     (void) st_counter("single_copy_comms");
     (void) st_counter("single_copy_refused");
@@ -508,6 +525,11 @@ int main(int argc, char **argv)
         st_fail("test_transport %s needs coll_shmcico_%s", mode,
                 all_cold ? "cache_probe_ns 1" : "cache_probe 0");
         return st_finish("test_transport");
+    }
+    near = found_near();
+    streaming_min = (size_t) st_cvar("streaming_min");
+    if (near && 0 != streaming_min && st_cvar("near_streaming_min") > streaming_min) {
+        streaming_min = (size_t) st_cvar("near_streaming_min");
     }
     sizes();
     mixed();

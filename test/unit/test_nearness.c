@@ -13,7 +13,8 @@
  *    thirds of a load from memory, both known; far where either is
  *    unknown;
  *  - the ping-pong between two threads on one line: every ball served is
- *    returned, and the trip is a time (not unknown, not 0 rounds);
+ *    returned, and the trip is known (not how long: the threads may
+ *    share a core);
  *  - a second partner on the same line after the first: its balls are
  *    its own, the trip measured again;
  *  - a partner that never answers: the serving side gives up after its
@@ -64,7 +65,7 @@ static void trip_with(int proc)
     trip = mca_coll_shmcico_pingpong_serve(&line, proc);
     pthread_join(t, NULL);
     CHECK(p.returned, "process %d returned every ball", proc);
-    CHECK(MCA_COLL_SHMCICO_TRIP_UNKNOWN != trip && trip < 1000000,
+    CHECK(MCA_COLL_SHMCICO_TRIP_UNKNOWN != trip,
           "process %d: a trip of %llu ns", proc, (unsigned long long) trip);
 }
 

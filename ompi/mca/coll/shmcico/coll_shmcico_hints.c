@@ -406,8 +406,10 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
     case HINT_STREAMING_MIN: return number(p->streaming_min);
     case HINT_OWN_STREAMING_MIN: return per_op(p->own_streaming_min);
     case HINT_NEARNESS:
-        return segment_made(m) ? (segment_owner(m)->near ? "near" : "far")
-                               : mca_coll_shmcico_nearness_names[p->nearness];
+        /* what the setup found, where a segment serves */
+        return segment_made(m) && MCA_COLL_SHMCICO_SEGMENT_READY == segment_owner(m)->state
+               ? (segment_owner(m)->near ? "near" : "far")
+               : mca_coll_shmcico_nearness_names[p->nearness];
     case HINT_SINGLE_MAX_PROCS: return per_op(p->single_max_procs);
     default: return per_op(p->single_min);
     }

@@ -45,6 +45,7 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
     module->spans = NULL;
     module->pieces[0] = module->pieces[1] = NULL;
     memset(&module->copy, 0, sizeof(module->copy));
+    module->near = false;
     memset(&module->previous, 0, sizeof(module->previous));
     memset(&module->engine, 0, sizeof(module->engine));
     memset(&module->tree, 0, sizeof(module->tree));

@@ -14,15 +14,18 @@
  * The balls rank 0 serves process i are i * 2 * ROUNDS + 1, + 3, ...,
  * and i returns each plus one: a process that stopped waiting can never
  * take another's ball for its own.  The waits spin on plain loads (a
- * pause instruction would add its own tens of ns to every trip) and
- * look at the clock once in 1024 rounds.
+ * pause instruction would add its own tens of ns to every trip), look
+ * at the clock once in 1024 rounds, and yield the core after 4096.
  */
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 
 #include "coll_shmcico_nearness.h"
 #include "coll_shmcico_residency.h"
+
+#define SPINS_BEFORE_YIELD 4096
 
 static uint64_t now_ns(void)
 {
@@ -33,13 +36,19 @@ static uint64_t now_ns(void)
 }
 
 /* until the line holds ball (acquire: pairs with the other side's
- * release store of it); false past deadline */
+ * release store of it); false past deadline.  A trip that takes more
+ * than a few thousand spins is no line's: the other side does not run,
+ * so give it the core (processes bound to one core, which the setup's
+ * count of processes and cores does not see) */
 static bool wait_ball(mca_coll_shmcico_pingpong_t *line, uint64_t ball, uint64_t deadline)
 {
     unsigned spins = 0;
 
     while (atomic_load_explicit(&line->ball, memory_order_acquire) != ball) {
-        if (0 == (++spins & 1023) && now_ns() > deadline) {
+        if (++spins > SPINS_BEFORE_YIELD) {
+            sched_yield();
+        }
+        if (0 == (spins & 1023) && now_ns() > deadline) {
             return false;
         }
     }

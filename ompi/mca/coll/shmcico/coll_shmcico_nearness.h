@@ -52,11 +52,14 @@
 #include "coll_shmcico_segment.h"
 
 /** Round trips per process; the mean of each batch of
- *  MCA_COLL_SHMCICO_PINGPONG_BATCH is timed, the first batch warms up. */
-#define MCA_COLL_SHMCICO_PINGPONG_ROUNDS 16
+ *  MCA_COLL_SHMCICO_PINGPONG_BATCH is timed, the first batch warms up,
+ *  the fastest of the three others counts (an interrupt in one batch
+ *  does not make a near pair far). */
+#define MCA_COLL_SHMCICO_PINGPONG_ROUNDS 32
 #define MCA_COLL_SHMCICO_PINGPONG_BATCH 8
 
-/** The longest either side waits for the other's store. */
+/** The longest either side waits for the other's stores: for the
+ *  whole exchange with one process. */
 #define MCA_COLL_SHMCICO_PINGPONG_PATIENCE_NS UINT64_C(1000000000)
 
 /** A trip that timed out, or was not measured. */

@@ -206,8 +206,9 @@ static int offer_segment(setup_t *s)
             err = create_segment(s, numa);
         }
     }
-    s->offer.measure = 0 == err && !mca_coll_shmcico_setup_crowded(s)
-                       && MCA_COLL_SHMCICO_NEARNESS_AUTO == s->offer.params.nearness;
+    s->offer.measure = 0 == err && MCA_COLL_SHMCICO_NEARNESS_AUTO == s->offer.params.nearness
+                       && !mca_coll_shmcico_setup_crowded(s)
+                       && 0 != mca_coll_shmcico_memory_ns();    /* else nothing to compare */
     free(numa);
     s->offer.status = err;
     for (int i = 1; i < s->size; ++i) {
@@ -255,8 +256,11 @@ static setup_verdict_t judge(setup_t *s)
             r.status = EIO;
         }
         if (s->offer.measure) {
-            uint64_t trip = mca_coll_shmcico_setup_time_trip(s, i, 0 == r.status);
-            slowest = trip > slowest ? trip : slowest;
+            /* once one trip makes them far, the others need not be timed */
+            bool plays = 0 == r.status && mca_coll_shmcico_near(slowest,
+                                                                mca_coll_shmcico_memory_ns());
+            uint64_t trip = mca_coll_shmcico_setup_time_trip(s, i, plays);
+            slowest = plays && trip > slowest ? trip : slowest;
         }
         if (0 == verdict.status) {
             verdict.status = r.status;

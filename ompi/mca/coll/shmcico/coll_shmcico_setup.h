@@ -125,15 +125,15 @@ int mca_coll_shmcico_setup_recv(setup_t *s, void *buf, size_t len, int source);
 bool mca_coll_shmcico_setup_crowded(const setup_t *s);
 
 /** Rank 0, after rank i's report: the trip of a line between the two
- *  (ns; rank i plays where its report said it attached), or
- *  MCA_COLL_SHMCICO_TRIP_UNKNOWN. */
+ *  (ns) where plays (i attached, and no trip before made the processes
+ *  far), else MCA_COLL_SHMCICO_TRIP_UNKNOWN; i learns which first. */
 uint64_t mca_coll_shmcico_setup_time_trip(setup_t *s, int i, bool plays);
 
 /** Rank i, after its report: its part, where rank 0 says it plays. */
 void mca_coll_shmcico_setup_return_trips(setup_t *s);
 
-/** Rank 0: the verdict's nearness from the slowest trip, the parameter
- *  or the kept segment's header; a new segment's header keeps it. */
+/** Rank 0: the verdict's nearness from the slowest trip timed, or as
+ *  the parameter tells it. */
 void mca_coll_shmcico_setup_decide_near(setup_t *s, uint64_t slowest,
                                         setup_verdict_t *verdict);
 

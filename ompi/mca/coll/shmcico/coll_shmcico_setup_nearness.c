@@ -87,13 +87,15 @@ void mca_coll_shmcico_setup_print_nearness(setup_t *s, const setup_verdict_t *ve
 {
     char why[96];
 
-    if (MCA_COLL_SHMCICO_TRIP_UNKNOWN != verdict->trip_ns && 0 != verdict->memory_ns) {
+    if (MCA_COLL_SHMCICO_NEARNESS_AUTO != s->module->params.nearness) {
+        (void) snprintf(why, sizeof(why), "as set");
+    } else if (0 == verdict->memory_ns) {
+        (void) snprintf(why, sizeof(why), "not measured");
+    } else if (MCA_COLL_SHMCICO_TRIP_UNKNOWN == verdict->trip_ns) {
+        (void) snprintf(why, sizeof(why), "a trip timed out");
+    } else {
         (void) snprintf(why, sizeof(why), "a line's trip %" PRIu64 " ns, a load from memory "
                         "%" PRIu64 " ns", verdict->trip_ns, verdict->memory_ns);
-    } else {
-        (void) snprintf(why, sizeof(why), "%s",
-                        MCA_COLL_SHMCICO_NEARNESS_AUTO != s->module->params.nearness
-                        ? "as set" : "not measured");
     }
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                              MCA_COLL_SHMCICO_COMM_FMT "processes %s (%s): streaming stores "
