@@ -619,12 +619,12 @@ default_suite() {
         --expect 'processes (near|far) \((a line.s trip [0-9]+ ns, a load from memory [0-9]+ ns|a trip timed out)\)' \
         --expect 'processes near \(as set\): streaming stores from 16384 bytes' \
         --expect 'processes far \(as set\): streaming stores from 4096 bytes' \
-        -- env -u OMPI_MCA_coll_shmcico_nearness mpi 2 verbose 10 -- mpi/test_hints nearness
+        -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi 2 verbose 10 -- mpi/test_hints nearness"
     crowded=$(( $(nproc) + 1 ))
     [ "$crowded" -le 64 ] || crowded=64
     run_case nearness-crowded 120 \
         --expect 'processes far \(not measured\): streaming stores from 4096 bytes' \
-        -- env -u OMPI_MCA_coll_shmcico_nearness mpi $crowded verbose 10 -- mpi/test_hints nearness
+        -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi $crowded verbose 10 -- mpi/test_hints nearness"
 
     # a k-nomial tree by hint where coll_shmcico_tree_degree is 1: degree
     # 2, served; the degree in effect is no hint to refuse
