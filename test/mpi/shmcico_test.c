@@ -184,6 +184,21 @@ unsigned long long st_counter(const char *name)
     return value;
 }
 
+int st_info(MPI_Comm comm, const char *key, char *value)
+{
+    MPI_Info info;
+    int flag = 0;
+
+    value[0] = '\0';
+    MPI_Comm_get_info(comm, &info);
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag);
+    MPI_Info_free(&info);
+    if (!flag) {
+        value[0] = '\0';
+    }
+    return flag;
+}
+
 unsigned long long st_cvar(const char *name)
 {
     char full[128];

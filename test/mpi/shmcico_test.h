@@ -59,6 +59,10 @@ unsigned long long st_size_variable(const char *name);
 /* Value of the control variable coll_shmcico_<name> (an integer). */
 unsigned long long st_cvar(const char *name);
 
+/* The value of key in what MPI_Comm_get_info reports for comm, into
+ * value (MPI_MAX_INFO_VAL + 1 bytes; "" where not set); whether set. */
+int st_info(MPI_Comm comm, const char *key, char *value);
+
 /* Whether shmcico serves comm: it has two processes or more, and, when
  * it spans nodes, some node holds two of them (a communicator of one
  * process per node stays with the previous component).  Collective over

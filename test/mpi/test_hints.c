@@ -75,13 +75,9 @@ static int rank, size;
 
 static void expect_info(MPI_Comm comm, const char *key, const char *want, const char *when)
 {
-    MPI_Info info;
-    char value[MPI_MAX_INFO_VAL + 1] = "";
-    int flag = 0;
+    char value[MPI_MAX_INFO_VAL + 1];
+    int flag = st_info(comm, key, value);
 
-    MPI_Comm_get_info(comm, &info);
-    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag);
-    MPI_Info_free(&info);
     ST_CHECK(flag && 0 == strcmp(value, want), "%s: %s is '%s' (%s), expected '%s'", when,
              key, value, flag ? "set" : "not set", want);
 }
@@ -89,26 +85,18 @@ static void expect_info(MPI_Comm comm, const char *key, const char *want, const 
 /* the copier in use once a segment is made: CMA (4.1) or smsc (5.0) */
 static void expect_copier(MPI_Comm comm)
 {
-    MPI_Info info;
-    char value[MPI_MAX_INFO_VAL + 1] = "";
-    int flag = 0;
+    char value[MPI_MAX_INFO_VAL + 1];
+    int flag = st_info(comm, "shmcico_single_copy", value);
 
-    MPI_Comm_get_info(comm, &info);
-    MPI_Info_get(info, "shmcico_single_copy", MPI_MAX_INFO_VAL, value, &flag);
-    MPI_Info_free(&info);
     ST_CHECK(flag && (0 == strcmp(value, "cma") || 0 == strcmp(value, "smsc")),
              "a communicator with its segment: shmcico_single_copy is '%s'", value);
 }
 
 static void expect_no_info(MPI_Comm comm, const char *key, const char *when)
 {
-    MPI_Info info;
-    char value[MPI_MAX_INFO_VAL + 1] = "";
-    int flag = 0;
+    char value[MPI_MAX_INFO_VAL + 1];
+    int flag = st_info(comm, key, value);
 
-    MPI_Comm_get_info(comm, &info);
-    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, value, &flag);
-    MPI_Info_free(&info);
     ST_CHECK(!flag, "%s: %s is reported ('%s'), expected none (ignored)", when, key, value);
 }
 
@@ -538,13 +526,9 @@ static int nearness(void)
 {
     MPI_Comm measured = queues_told(NULL), near = queues_told("near"), far = queues_told("far");
     unsigned long long sent = 0 == rank ? 0 : 8192, streamed = gather_streamed(measured, 8192, 40);
-    char found[MPI_MAX_INFO_VAL + 1] = "";
-    MPI_Info info;
-    int flag = 0;
+    char found[MPI_MAX_INFO_VAL + 1];
+    int flag = st_info(measured, "shmcico_nearness", found);
 
-    MPI_Comm_get_info(measured, &info);
-    MPI_Info_get(info, "shmcico_nearness", MPI_MAX_INFO_VAL, found, &flag);
-    MPI_Info_free(&info);
     ST_CHECK(flag && (0 == strcmp(found, "near") || 0 == strcmp(found, "far")),
              "measured: shmcico_nearness is '%s'", found);
     ST_CHECK(streamed == (0 == strcmp(found, "near") ? 0 : sent),

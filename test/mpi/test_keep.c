@@ -143,14 +143,9 @@ static void handover(void)
 
 static int tree_in_effect(MPI_Comm comm, const char *tree)
 {
-    MPI_Info info;
-    char value[64] = "";
-    int found = 0;
+    char value[MPI_MAX_INFO_VAL + 1];
 
-    MPI_Comm_get_info(comm, &info);
-    MPI_Info_get(info, "shmcico_tree", (int) sizeof(value) - 1, value, &found);
-    MPI_Info_free(&info);
-    return found && 0 == strcmp(value, tree);
+    return st_info(comm, "shmcico_tree", value) && 0 == strcmp(value, tree);
 }
 
 static void other_order_and_tree(int rank, int size)

@@ -252,7 +252,7 @@ static int over_node(int value, MPI_Op op)
 static void hints_across_nodes(void)
 {
     int rank, size, block = 1 << 20, flag, alone = 1 == over_node(1, MPI_SUM);
-    char *sbuf, *rbuf, value[64];
+    char *sbuf, *rbuf, value[MPI_MAX_INFO_VAL + 1];
     unsigned long long single, queue;
     MPI_Info info;
     MPI_Comm off;
@@ -278,12 +278,10 @@ static void hints_across_nodes(void)
              "Gather of 1 MiB blocks across nodes: node stages by single copy +%llu%s",
              counter_of(ST_GATHERV, "single_copy") - single, alone ? " alone on a node" : "");
     /* what is in effect is the node stages' transport, not a default */
-    MPI_Comm_get_info(MPI_COMM_WORLD, &info);
-    MPI_Info_get(info, "shmcico_single_copy", (int) sizeof(value) - 1, value, &flag);
+    flag = st_info(MPI_COMM_WORLD, "shmcico_single_copy", value);
     ST_CHECK(alone || (flag && (0 == strcmp(value, "cma") || 0 == strcmp(value, "smsc"))),
              "shmcico_single_copy in effect across nodes: %s (cma or smsc expected)",
              flag ? value : "(none)");
-    MPI_Info_free(&info);
     single = counter_of(ST_GATHERV, "single_copy");
     queue = counter_of(ST_GATHERV, "queue");
     MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0, off);
@@ -293,11 +291,9 @@ static void hints_across_nodes(void)
              "Gather across nodes with shmcico_single_copy=off: single copy +%llu, "
              "queue +%llu", counter_of(ST_GATHERV, "single_copy") - single,
              counter_of(ST_GATHERV, "queue") - queue);
-    MPI_Comm_get_info(off, &info);
-    MPI_Info_get(info, "shmcico_single_copy", (int) sizeof(value) - 1, value, &flag);
+    flag = st_info(off, "shmcico_single_copy", value);
     ST_CHECK(flag && 0 == strcmp(value, "off"), "shmcico_single_copy in effect: %s",
              flag ? value : "(none)");
-    MPI_Info_free(&info);
     MPI_Comm_free(&off);
     free(sbuf);
     free(rbuf);
@@ -352,13 +348,9 @@ static void later_hint_reported(int limited)
 {
     const char *want = limited ? "bcast:0,scatter:0,scatterv:0,gather:0,gatherv:1,"
                                  "allgather:0,allgatherv:0" : "0";
-    char value[MPI_MAX_INFO_VAL + 1] = "";
-    MPI_Info info;
-    int flag = 0;
+    char value[MPI_MAX_INFO_VAL + 1];
+    int flag = st_info(MPI_COMM_WORLD, "shmcico_max_bytes", value);
 
-    MPI_Comm_get_info(MPI_COMM_WORLD, &info);
-    MPI_Info_get(info, "shmcico_max_bytes", MPI_MAX_INFO_VAL, value, &flag);
-    MPI_Info_free(&info);
     ST_CHECK(flag && 0 == strcmp(value, want), "shmcico_max_bytes reported: %s, in effect: %s",
              flag ? value : "(none)", want);
 }

@@ -484,18 +484,14 @@ static void gather_before_root(st_op op, int bytes)
  * makes its segment first) */
 static int found_near(void)
 {
-    char value[MPI_MAX_INFO_VAL + 1] = "";
-    int flag = 0, counts[1] = { 1 };
-    MPI_Info info;
+    char value[MPI_MAX_INFO_VAL + 1];
+    int counts[1] = { 1 };
 
     if (0 != st_cvar("nearness")) {
         return 1 == st_cvar("nearness");
     }
     st_simple_call(ST_BCAST, MPI_COMM_WORLD, 0, counts, 7);
-    MPI_Comm_get_info(MPI_COMM_WORLD, &info);
-    MPI_Info_get(info, "shmcico_nearness", MPI_MAX_INFO_VAL, value, &flag);
-    MPI_Info_free(&info);
-    return flag && 0 == strcmp(value, "near");
+    return st_info(MPI_COMM_WORLD, "shmcico_nearness", value) && 0 == strcmp(value, "near");
 }
 
 int main(int argc, char **argv)
