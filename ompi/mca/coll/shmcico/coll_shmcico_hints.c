@@ -369,6 +369,15 @@ static bool segment_made(const mca_coll_shmcico_module_t *m)
     return NULL != owner && MCA_COLL_SHMCICO_SEGMENT_NONE != owner->state;
 }
 
+/* the module whose segment serves m's calls now; NULL: none (not made,
+ * or failed) */
+static const mca_coll_shmcico_module_t *serving(const mca_coll_shmcico_module_t *m)
+{
+    const mca_coll_shmcico_module_t *owner = segment_owner(m);
+
+    return NULL != owner && MCA_COLL_SHMCICO_SEGMENT_READY == owner->state ? owner : NULL;
+}
+
 /* how the segment's processes copy, once it is made */
 static mca_coll_shmcico_single_mode_t copy_mode(const mca_coll_shmcico_module_t *m)
 {
@@ -405,11 +414,9 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
     case HINT_MAX_BYTES: return per_op(p->max_bytes);
     case HINT_STREAMING_MIN: return number(p->streaming_min);
     case HINT_OWN_STREAMING_MIN: return per_op(p->own_streaming_min);
-    case HINT_NEARNESS:
-        /* what the setup found, where a segment serves */
-        return segment_made(m) && MCA_COLL_SHMCICO_SEGMENT_READY == segment_owner(m)->state
-               ? (segment_owner(m)->near ? "near" : "far")
-               : mca_coll_shmcico_nearness_names[p->nearness];
+    case HINT_NEARNESS:             /* what the setup found, where a segment serves */
+        return NULL == serving(m) ? mca_coll_shmcico_nearness_names[p->nearness]
+               : serving(m)->near ? "near" : "far";
     case HINT_SINGLE_MAX_PROCS: return per_op(p->single_max_procs);
     default: return per_op(p->single_min);
     }

@@ -290,9 +290,17 @@ static void close_all(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_
 /* ------------------------------------------------------------------ */
 /* Results                                                              */
 
+/* A call that moves nothing: done, without a setup, where the
+ * communicator has not fallen back for good (then it goes on as every
+ * other call of it does: off the path of the calls that move bytes) */
 static bool served_empty(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                          struct ompi_communicator_t *comm, int *rc)
 {
+    if (MCA_COLL_SHMCICO_SEGMENT_FAILED == module->state) {
+        mca_coll_shmcico_fallback(module, op, comm,
+                                  module->multinode ? "not served across nodes" : "no segment");
+        return false;
+    }
     if (!module->inner) {
         mca_coll_shmcico_count(&mca_coll_shmcico_component.served[op], 1);
         mca_coll_shmcico_count(&mca_coll_shmcico_component.multinode_served[op],
@@ -341,9 +349,10 @@ static void count_served(mca_coll_shmcico_component_t *c, mca_coll_shmcico_op_t 
 
 /* small: the call was the small path's (inlined: the path of every call
  * of a few bytes ends here) */
-static inline __opal_attribute_always_inline__ bool account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
-                    struct ompi_communicator_t *comm, const mca_coll_shmcico_result_t *r,
-                    int own_error, bool small, int *rc)
+static inline __opal_attribute_always_inline__ bool
+account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+        struct ompi_communicator_t *comm, const mca_coll_shmcico_result_t *r, int own_error,
+        bool small, int *rc)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
 
@@ -552,12 +561,6 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
     }
     if (module->disabled) {
         mca_coll_shmcico_fallback(module, a->op, comm, "the shmcico_disable hint");
-        return false;
-    }
-    if (MCA_COLL_SHMCICO_SEGMENT_FAILED == module->state) {
-        /* for good, calls that move nothing included */
-        mca_coll_shmcico_fallback(module, a->op, comm,
-                                  module->multinode ? "not served across nodes" : "no segment");
         return false;
     }
     if (moves_nothing(a, me, p)) {
