@@ -365,7 +365,8 @@ void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
 /** The module goes away: no more callbacks for it. */
 void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module);
 
-/** Names of the operations ("bcast", ...) and of the single-copy modes. */
+/** Names of the operations ("bcast", ...), of the single-copy modes and of
+ *  the nearness choices. */
 extern const char *const mca_coll_shmcico_op_names[MCA_COLL_SHMCICO_OP_COUNT];
 extern const char *const mca_coll_shmcico_single_names[MCA_COLL_SHMCICO_SINGLE_COUNT];
 extern const char *const mca_coll_shmcico_nearness_names[MCA_COLL_SHMCICO_NEARNESS_COUNT];
