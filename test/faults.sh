@@ -25,6 +25,9 @@
 #                              of the second node dies (SIGKILL) in the
 #                              middle of a run of collectives on
 #                              MPI_COMM_WORLD, which spans both nodes
+#   faults.sh trips-after-unlink  two processes on one CPU, so that the
+#                              setup's trips give the core away: the
+#                              backing file is gone by then
 #   faults.sh abort            MPI_Abort while the other ranks wait inside a
 #                              Bcast from the aborting root
 #   faults.sh full-backing     the backing directory is a 64 KiB tmpfs
@@ -150,6 +153,25 @@ die_in_setup() {
     expect_dir
 }
 
+# Step 3b, the timing of a line's trip, comes after the file's unlink:
+# with both processes on one CPU (not crowded by their count) a wait of
+# the trips gives the core away, and the injector looks at the
+# directory then.
+trips_after_unlink() {
+    local log=$dir.log
+    timeout -k 5 60 taskset -c 0 "$MPIRUN" -np 2 --bind-to none \
+        --mca coll_shmcico_backing_dir "$dir" --mca coll_shmcico_nearness auto \
+        --mca coll_shmcico_verbose 10 \
+        -x LD_PRELOAD="$preload" -x SHMCICO_FAULT_SEE_DIR_AT_YIELD="$dir" \
+        "$program" setup >"$log" 2>&1 || fail "job failed"
+    grep -E "processes (near|far) \((a line's trip|a trip timed out)" "$log" \
+        || fail "the trips were not timed"
+    [ -e "$dir.yielded" ] || fail "no wait of the trips gave the core away"
+    [ ! -e "$dir.file-at-yield" ] || fail "the backing file was there during the trips"
+    rm -f "$log" "$dir.yielded" "$dir.file-at-yield"
+    expect_dir
+}
+
 # kill_rank MODE VICTIM: test_faults MODE on 4 ranks, rank VICTIM killed
 kill_rank() {
     local mode=$1 log=$dir.log job status victim pids
@@ -256,11 +278,12 @@ case ${1:-} in
     kill-rank) kill_rank loop 2 ;;
     kill-in-single-copy) kill_rank copy-loop 0 ;;
     kill-on-a-node) LAYOUT=2x2 kill_rank loop 3 ;;
+    trips-after-unlink) trips_after_unlink ;;
     abort) abort_in_bcast ;;
     full-backing) tmpfs_job size=64k "No space left on device" ;;
     readonly-backing) tmpfs_job ro,size=1m "Read-only file system" ;;
     *) echo "usage: faults.sh hostile-names|die-in-setup|kill-rank|kill-in-single-copy|"
-            "kill-on-a-node|abort|" \
+            "kill-on-a-node|trips-after-unlink|abort|" \
             "full-backing|readonly-backing" >&2
        exit 2 ;;
 esac

@@ -697,7 +697,7 @@ default_suite() {
     run_case oversubscribed-np8-allgatherv 900 -- mpi 8 -- mpi/test_vector allgatherv
 
     echo "== faults"
-    for fault in hostile-names die-in-setup kill-rank kill-in-single-copy abort full-backing \
+    for fault in hostile-names die-in-setup kill-rank kill-in-single-copy trips-after-unlink abort full-backing \
                  readonly-backing; do
         run_case "fault-$fault" 300 -- "$srcdir_abs/faults.sh" "$fault"
     done

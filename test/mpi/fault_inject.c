@@ -21,16 +21,25 @@
  *                               exists and no other rank has attached;
  *                               a value that is an absolute path names a
  *                               file made first, to say it happened
+ *   SHMCICO_FAULT_SEE_DIR_AT_YIELD=DIR  whenever the component gives the
+ *                               core away (sched_yield(): only in the
+ *                               setup's trips, where the processes are
+ *                               not crowded), DIR.yielded is made, and
+ *                               DIR.file-at-yield too where DIR (the
+ *                               backing directory) holds a file then
  *
  * test/mpi/fault_malloc.c makes malloc() fail, in a library of its own.
  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +88,48 @@ int posix_fallocate(int fd, off_t offset, off_t len)
     }
     real = (int (*)(int, off_t, off_t)) dlsym(RTLD_NEXT, "posix_fallocate");
     return real(fd, offset, len);
+}
+
+/* an empty file at prefix + suffix */
+static void mark(const char *prefix, const char *suffix)
+{
+    char path[4096];
+    int fd;
+
+    (void) snprintf(path, sizeof(path), "%s%s", prefix, suffix);
+    fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        (void) close(fd);
+    }
+}
+
+/* whether dir holds anything but . and .. */
+static int holds_a_file(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+
+    while (NULL != d && !found && NULL != (e = readdir(d))) {
+        found = 0 != strcmp(e->d_name, ".") && 0 != strcmp(e->d_name, "..");
+    }
+    if (NULL != d) {
+        (void) closedir(d);
+    }
+    return found;
+}
+
+int sched_yield(void)
+{
+    int (*real)(void);
+    const char *dir = getenv("SHMCICO_FAULT_SEE_DIR_AT_YIELD");
+
+    if (NULL != dir && called_by_component()) {
+        mark(dir, ".yielded");
+        if (holds_a_file(dir)) {
+            mark(dir, ".file-at-yield");
+        }
+    }
+    real = (int (*)(void)) dlsym(RTLD_NEXT, "sched_yield");
+    return real();
 }

@@ -242,49 +242,69 @@ static void print_placement(setup_t *s, uint64_t pages, uint64_t local,
 }
 
 /* collect the reports (reading every rank's probe word after its
- * report), unlink the file, decide */
-static setup_verdict_t judge(setup_t *s)
+ * report) into the verdict's status and single copy; a new segment
+ * that not every rank attached fails */
+static void collect_reports(setup_t *s, setup_verdict_t *verdict)
 {
     uint64_t pages = s->report.pages, local = s->report.pages_local;
-    uint64_t slowest = s->offer.measure ? 0 : MCA_COLL_SHMCICO_TRIP_UNKNOWN;
     int bound = s->report.bound;
-    setup_verdict_t verdict = { .status = s->report.status, .single = s->report.single };
 
     for (int i = 1; i < s->size; ++i) {
         setup_report_t r = { .status = EIO };
         if (OMPI_SUCCESS != mca_coll_shmcico_setup_recv(s, &r, sizeof(r), i)) {
             r.status = EIO;
         }
-        if (s->offer.measure) {
-            /* once one trip makes them far, the others need not be timed */
-            bool plays = 0 == r.status && mca_coll_shmcico_near(slowest,
-                                                                mca_coll_shmcico_memory_ns());
-            uint64_t trip = mca_coll_shmcico_setup_time_trip(s, i, plays);
-            slowest = plays && trip > slowest ? trip : slowest;
+        if (0 == verdict->status) {
+            verdict->status = r.status;
         }
-        if (0 == verdict.status) {
-            verdict.status = r.status;
-        }
-        verdict.single &= 0 == r.status && r.single
-                          && mca_coll_shmcico_copy_probe(s->module, i);
+        verdict->single &= 0 == r.status && r.single
+                           && mca_coll_shmcico_copy_probe(s->module, i);
         pages += r.pages;
         local += r.pages_local;
         bound += r.bound;
     }
+    if (0 == verdict->status && !s->offer.kept
+        && atomic_load(&((mca_coll_shmcico_header_t *) s->base)->attached)
+           != (uint32_t) s->size) {
+        verdict->status = EPROTO;
+    }
+    if (0 == verdict->status && !s->offer.kept) {
+        print_placement(s, pages, local, bound);
+    }
+}
+
+/* Step 3b: the slowest trip of a line between rank 0 and the others
+ * (MCA_COLL_SHMCICO_TRIP_UNKNOWN: not timed, or one timed out); every
+ * rank gets its word whether it plays or not.  None plays where the
+ * setup fails already, or once one trip makes them far. */
+static uint64_t time_trips(setup_t *s, const setup_verdict_t *verdict)
+{
+    uint64_t slowest = s->offer.measure ? 0 : MCA_COLL_SHMCICO_TRIP_UNKNOWN;
+
+    for (int i = 1; s->offer.measure && i < s->size; ++i) {
+        bool plays = 0 == verdict->status
+                     && mca_coll_shmcico_near(slowest, mca_coll_shmcico_memory_ns());
+        uint64_t trip = mca_coll_shmcico_setup_time_trip(s, i, plays);
+        slowest = plays && trip > slowest ? trip : slowest;
+    }
+    return slowest;
+}
+
+/* the reports, then the file unlinked (every rank has attached or given
+ * up: it need not wait for the trips), the trips, the decision */
+static setup_verdict_t judge(setup_t *s)
+{
+    setup_verdict_t verdict = { .status = s->report.status, .single = s->report.single };
+    uint64_t slowest;
+
+    collect_reports(s, &verdict);
     if ('\0' != s->offer.path[0] && !s->offer.kept) {
         (void) unlink(s->offer.path);
     }
     if (s->lock_fd >= 0) {
         (void) close(s->lock_fd);       /* and its lock, once unlinked */
     }
-    if (0 == verdict.status && !s->offer.kept
-        && atomic_load(&((mca_coll_shmcico_header_t *) s->base)->attached)
-           != (uint32_t) s->size) {
-        verdict.status = EPROTO;
-    }
-    if (0 == verdict.status && !s->offer.kept) {
-        print_placement(s, pages, local, bound);
-    }
+    slowest = time_trips(s, &verdict);
     if (0 == verdict.status) {
         mca_coll_shmcico_setup_decide_near(s, slowest, &verdict);
     }

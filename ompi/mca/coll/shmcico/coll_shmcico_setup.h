@@ -19,8 +19,9 @@
  *                                 or a kept segment and its last call
  *   3. report   every rank -> 0   status of its attach and NUMA check;
  *                                 whether it can copy from rank 0's memory
- *   3b. trips   0 <-> each rank   where rank 0 measures nearness: a
- *                                 message says whether it plays, then the
+ *   3b. trips   0 <-> each rank   where rank 0 measures nearness, after
+ *                                 every report and the unlink: a message
+ *                                 says whether it plays, then the
  *                                 ping-pong of coll_shmcico_nearness.h
  *   4. verdict  0 -> every rank   0 only if everyone succeeded; whether
  *                                 single copy works everywhere; whether
@@ -29,8 +30,8 @@
  * Rank 0 creates the backing file, places every process's block on that
  * process's NUMA node, reserves all pages (so touching them can never
  * raise SIGBUS), formats the segment and writes its id line before the
- * offer; it unlinks the file before the verdict, whatever happened, so no
- * file survives the setup.  Every rank goes through all four steps even
+ * offer; it unlinks the file once it has every report (before the
+ * trips), whatever happened, so no file survives the setup.  Every rank goes through all four steps even
  * after a failure, so a failure anywhere makes the whole communicator
  * fall back without a hang.
  *
