@@ -23,8 +23,12 @@
  *  - memory's latency is a time where the machine can flush a line.
  */
 
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "coll_shmcico_nearness.h"
 #include "unit.h"
@@ -81,6 +85,48 @@ static void nobody_answers(void)
     CHECK(!p.returned, "process 7, never served, stops waiting");
 }
 
+static atomic_bool busy;
+
+static void *spin(void *arg)
+{
+    (void) arg;
+    while (atomic_load_explicit(&busy, memory_order_relaxed)) {
+    }
+    return NULL;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
+}
+
+/* this thread and a busy one on CPU 0, nobody answering process 9 */
+static void patience_beside_a_busy_thread(void)
+{
+    cpu_set_t one, before;
+    pthread_t t;
+    double start, took;
+
+    CPU_ZERO(&one);
+    CPU_SET(0, &one);
+    pthread_getaffinity_np(pthread_self(), sizeof(before), &before);
+    pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+    atomic_store(&busy, true);
+    pthread_create(&t, NULL, spin, NULL);
+    pthread_setaffinity_np(t, sizeof(one), &one);
+    start = seconds();
+    CHECK(MCA_COLL_SHMCICO_TRIP_UNKNOWN == mca_coll_shmcico_pingpong_serve(&line, 9),
+          "beside a busy thread, no process 9: the trip is unknown");
+    took = seconds() - start;
+    atomic_store(&busy, false);
+    pthread_join(t, NULL);
+    pthread_setaffinity_np(pthread_self(), sizeof(before), &before);
+    CHECK(took < 1.2, "it gave up after %.2f s (patience 1 s)", took);
+}
+
 int main(void)
 {
     uint64_t memory = mca_coll_shmcico_memory_ns();
@@ -89,6 +135,7 @@ int main(void)
     trip_with(1);
     trip_with(2);
     nobody_answers();
+    patience_beside_a_busy_thread();
     trip_with(3);                               /* the line works after a timeout */
 #if defined(__x86_64__) || defined(__aarch64__)
     CHECK(memory > 0 && memory < 100000, "a load from memory: %llu ns",

@@ -39,16 +39,18 @@ static uint64_t now_ns(void)
  * release store of it); false past deadline.  A trip that takes more
  * than a few thousand spins is no line's: the other side does not run,
  * so give it the core (processes bound to one core, which the setup's
- * count of processes and cores does not see) */
+ * count of processes and cores does not see).  A yield can cost a time
+ * slice of whatever else runs there, so the clock is read after each. */
 static bool wait_ball(mca_coll_shmcico_pingpong_t *line, uint64_t ball, uint64_t deadline)
 {
     unsigned spins = 0;
 
     while (atomic_load_explicit(&line->ball, memory_order_acquire) != ball) {
-        if (++spins > SPINS_BEFORE_YIELD) {
+        bool yielded = ++spins > SPINS_BEFORE_YIELD;
+        if (yielded) {
             sched_yield();
         }
-        if (0 == (spins & 1023) && now_ns() > deadline) {
+        if ((yielded || 0 == (spins & 1023)) && now_ns() > deadline) {
             return false;
         }
     }
