@@ -31,9 +31,9 @@
  * process's NUMA node, reserves all pages (so touching them can never
  * raise SIGBUS), formats the segment and writes its id line before the
  * offer; it unlinks the file once it has every report (before the
- * trips), whatever happened, so no file survives the setup.  Every rank goes through all four steps even
- * after a failure, so a failure anywhere makes the whole communicator
- * fall back without a hang.
+ * trips), whatever happened, so no file survives the setup.  Every rank
+ * goes through all four steps even after a failure, so a failure
+ * anywhere makes the whole communicator fall back without a hang.
  *
  * Single copy is tested in a star: every rank reads rank 0's probe word
  * through its copier before it reports, and rank 0 reads every rank's
