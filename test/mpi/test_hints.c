@@ -62,7 +62,10 @@
  *    shmcico_nearness hint: 8 KiB blocks with ordinary stores, 16 KiB ones
  *    (coll_shmcico_near_streaming_min) with streaming ones; told far: 8
  *    KiB blocks with streaming stores; a hint once the segment is made is
- *    ignored (see nearness()).
+ *    ignored (see nearness()); told near, MPI_Comm_get_info reports the
+ *    crossovers in effect (streaming stores from 16 KiB, on up to 4
+ *    processes single copy from 32 KiB), and a communicator's hint that
+ *    changes a crossover replaces the floor (see near_floors()).
  */
 
 #include <stdio.h>
@@ -260,9 +263,10 @@ static void single_max_procs(void)
     MPI_Comm_free(&gather_one);
 }
 
-static void small_single_copy(void)
+/* comm, made with shmcico_single_copy_min 1, sends 100 B blocks of an
+ * Allgather by single copy and says so */
+static void expect_small_single_copy(MPI_Comm comm)
 {
-    MPI_Comm comm = dup_with("shmcico_single_copy_min", "1");
     unsigned long long before = st_counter("allgather_single_copy");
     int counts[64];
 
@@ -274,6 +278,13 @@ static void small_single_copy(void)
     ST_CHECK(1 == st_counter("allgather_single_copy") - before,
              "an Allgather of 100 B with single_copy_min 1: single copy +%llu",
              st_counter("allgather_single_copy") - before);
+}
+
+static void small_single_copy(void)
+{
+    MPI_Comm comm = dup_with("shmcico_single_copy_min", "1");
+
+    expect_small_single_copy(comm);
     MPI_Comm_free(&comm);
 }
 
@@ -522,6 +533,56 @@ static MPI_Comm queues_told(const char *value)
     return comm;
 }
 
+/* a duplicate of MPI_COMM_WORLD with two hints */
+static MPI_Comm dup_with2(const char *key, const char *value, const char *key2,
+                          const char *value2)
+{
+    MPI_Info info;
+    MPI_Comm comm;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, key, value);
+    MPI_Info_set(info, key2, value2);
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
+    MPI_Info_free(&info);
+    return comm;
+}
+
+/* Told near, a communicator reports the crossovers in effect: streaming
+ * stores from coll_shmcico_near_streaming_min (16 KiB), and on up to 4
+ * processes no single copy below coll_shmcico_near_single_copy_min
+ * (32 KiB); a hint that changes a crossover replaces its floor there. */
+static void near_floors(void)
+{
+    MPI_Comm near = dup_with("shmcico_nearness", "near"), far = dup_with("shmcico_nearness", "far");
+    MPI_Comm single = dup_with2("shmcico_nearness", "near", "shmcico_single_copy_min", "1");
+    MPI_Comm queues = queues_told("near");
+    char plain[MPI_MAX_INFO_VAL + 1];
+    int counts[64];
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = 100;
+    }
+    st_simple_call(ST_ALLGATHER, near, 0, counts, 45);     /* the segments made */
+    st_simple_call(ST_ALLGATHER, far, 0, counts, 46);
+    expect_info(near, "shmcico_streaming_min", "16384", "told near, in effect");
+    expect_info(far, "shmcico_streaming_min", "4096", "told far, in effect");
+    (void) st_info(far, "shmcico_single_copy_min", plain);
+    expect_info(near, "shmcico_single_copy_min", size <= 4 ? "32768" : plain,
+                "told near, in effect");
+    if (size <= 4) {                /* where the floor applies */
+        expect_small_single_copy(single);
+    }
+    set_hint(queues, "shmcico_streaming_min", "4096");
+    ST_CHECK((0 == rank ? 0 : 8192) == gather_streamed(queues, 8192, 47),
+             "told near, streaming_min 4096: an 8 KiB block streamed");
+    expect_info(queues, "shmcico_streaming_min", "4096", "told near, streaming_min 4096");
+    MPI_Comm_free(&near);
+    MPI_Comm_free(&far);
+    MPI_Comm_free(&single);
+    MPI_Comm_free(&queues);
+}
+
 static int nearness(void)
 {
     MPI_Comm measured = queues_told(NULL), near = queues_told("near"), far = queues_told("far");
@@ -543,6 +604,7 @@ static int nearness(void)
     MPI_Comm_free(&measured);
     MPI_Comm_free(&near);
     MPI_Comm_free(&far);
+    near_floors();
     return st_finish("test_hints");
 }
 

@@ -237,6 +237,8 @@ typedef struct mca_coll_shmcico_module_t {
     void *registered_comm;          /**< the communicator whose hints it follows
                                          (coll_shmcico_hints.c's list); NULL: none */
     struct mca_coll_shmcico_module_t *registered_next;  /**< the next in that list */
+    const char *subscribing;        /**< while Open MPI calls back at subscription: the
+                                         value in effect it was given; else NULL */
     mca_coll_shmcico_engine_t engine;
     struct mca_coll_shmcico_kept_t *kept;   /**< who may take the segment over once the
                                                  communicator is freed; NULL: unmapped then */

@@ -31,6 +31,32 @@
  *  coll_shmcico_near_single_copy_min applies (measured at 2). */
 #define MCA_COLL_SHMCICO_NEAR_MAX_PROCS 4
 
+/** op's coll_shmcico_<op>_single_copy_min as in effect: raised to
+ *  coll_shmcico_near_single_copy_min on a near communicator of up to
+ *  MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes (what MPI_Comm_get_info
+ *  reports). */
+static inline uint64_t
+mca_coll_shmcico_single_min_in_effect(const mca_coll_shmcico_module_t *module,
+                                      mca_coll_shmcico_op_t op)
+{
+    uint64_t min = module->params.single_min[op];
+
+    return module->near && module->engine.nprocs <= MCA_COLL_SHMCICO_NEAR_MAX_PROCS
+        && module->params.near_single_min > min ? module->params.near_single_min : min;
+}
+
+/** coll_shmcico_streaming_min as in effect: raised to
+ *  coll_shmcico_near_streaming_min where the processes are near (0:
+ *  off; what MPI_Comm_get_info reports). */
+static inline uint64_t
+mca_coll_shmcico_streaming_min_in_effect(const mca_coll_shmcico_module_t *module)
+{
+    uint64_t from = module->params.streaming_min;
+
+    return 0 != from && module->near && module->params.near_streaming_min > from
+        ? module->params.near_streaming_min : from;
+}
+
 /** The smallest block of op that goes by single copy as far as its size,
  *  the communicator's size, its nearness (the setup's verdict) and the
  *  module's parameters say (its layout aside); UINT64_MAX: none.  Every
@@ -38,18 +64,15 @@
 static inline uint64_t mca_coll_shmcico_single_from(const mca_coll_shmcico_module_t *module,
                                                     mca_coll_shmcico_op_t op)
 {
-    uint64_t max_procs = module->params.single_max_procs[op];
+    uint64_t max_procs = module->params.single_max_procs[op], min;
 
     if (MCA_COLL_SHMCICO_SINGLE_OFF == module->copy.mode
         || MCA_COLL_SHMCICO_SINGLE_OFF == module->params.single_copy
         || (0 != max_procs && (uint64_t) module->engine.nprocs > max_procs)) {
         return UINT64_MAX;
     }
-    if (module->near && module->engine.nprocs <= MCA_COLL_SHMCICO_NEAR_MAX_PROCS
-        && module->params.near_single_min > module->params.single_min[op]) {
-        return module->params.near_single_min;
-    }
-    return module->params.single_min[op] > 0 ? module->params.single_min[op] : 1;
+    min = mca_coll_shmcico_single_min_in_effect(module, op);
+    return min > 0 ? min : 1;
 }
 
 static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module_t *module,
@@ -67,13 +90,10 @@ static inline bool mca_coll_shmcico_single_by_size(const mca_coll_shmcico_module
  *  near), where the machine has them; UINT64_MAX: none. */
 static inline uint64_t mca_coll_shmcico_streaming_from(const mca_coll_shmcico_module_t *module)
 {
-    uint64_t from = module->params.streaming_min;
+    uint64_t from = mca_coll_shmcico_streaming_min_in_effect(module);
 
     if (!mca_coll_shmcico_streaming_stores || 0 == from) {
         return UINT64_MAX;
-    }
-    if (module->near && module->params.near_streaming_min > from) {
-        from = module->params.near_streaming_min;
     }
     return from > MCA_COLL_SHMCICO_INLINE ? from : MCA_COLL_SHMCICO_INLINE + 1;
 }

@@ -39,8 +39,9 @@
  * default, and again at every MPI_Comm_set_info).  MPI_Comm_get_info
  * reports the values in effect: an accepted hint as given, the default
  * of a key nobody set, and, once the segment is made, what its setup
- * decided (rank 0's values, which travel with the segment, and the single
- * copy that works).  An invalid hint, or one that can no longer apply
+ * decided (rank 0's values, which travel with the segment, the single
+ * copy that works, and the crossovers raised to the near floors, which a
+ * crossover given on the communicator replaces).  An invalid hint, or one that can no longer apply
  * (the tree of a segment that is made), gets a message at verbose level
  * 1 and is ignored: as MPI says of ignored hints, MPI_Comm_get_info does
  * not return it.  All processes must give the same values, as MPI
@@ -58,6 +59,7 @@
 #include "opal/util/info_subscriber.h"
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_choice.h"
 
 /* ------------------------------------------------------------------ */
 /* Which module a communicator's callback is for                        */
@@ -395,6 +397,28 @@ static const mca_coll_shmcico_params_t *params_in_effect(const mca_coll_shmcico_
     return NULL != owner ? &owner->params : &m->params;
 }
 
+/* the crossovers in effect: where a segment serves, raised to the near
+ * floor where it applies (coll_shmcico_choice.h) */
+static const char *single_mins(const mca_coll_shmcico_module_t *m,
+                               const mca_coll_shmcico_params_t *p)
+{
+    const mca_coll_shmcico_module_t *s = serving(m);
+    uint64_t mins[MCA_COLL_SHMCICO_OP_COUNT];
+
+    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
+        mins[op] = NULL != s ? mca_coll_shmcico_single_min_in_effect(s, op) : p->single_min[op];
+    }
+    return per_op(mins);
+}
+
+static uint64_t streaming_min(const mca_coll_shmcico_module_t *m,
+                              const mca_coll_shmcico_params_t *p)
+{
+    const mca_coll_shmcico_module_t *s = serving(m);
+
+    return NULL != s ? mca_coll_shmcico_streaming_min_in_effect(s) : p->streaming_min;
+}
+
 /* the value of a hint in effect on the module */
 static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h)
 {
@@ -412,13 +436,13 @@ static const char *in_effect(const mca_coll_shmcico_module_t *m, const hint_t *h
                                                                ? (int) copy_mode(m)
                                                                : p->single_copy];
     case HINT_MAX_BYTES: return per_op(p->max_bytes);
-    case HINT_STREAMING_MIN: return number(p->streaming_min);
+    case HINT_STREAMING_MIN: return number(streaming_min(m, p));
     case HINT_OWN_STREAMING_MIN: return per_op(p->own_streaming_min);
     case HINT_NEARNESS:             /* what the setup found, where a segment serves */
         return NULL == serving(m) ? mca_coll_shmcico_nearness_names[p->nearness]
                : serving(m)->near ? "near" : "far";
     case HINT_SINGLE_MAX_PROCS: return per_op(p->single_max_procs);
-    default: return per_op(p->single_min);
+    default: return single_mins(m, p);
     }
 }
 
@@ -437,8 +461,32 @@ static bool single_copy_now(mca_coll_shmcico_module_t *m, int32_t mode)
     return true;
 }
 
+/* A crossover given on the communicator replaces the near floor there:
+ * the hint is the more precise word (docs/parameters.md).  given: not
+ * the value in effect that Open MPI passes back at subscription. */
+static bool set_streaming_min(mca_coll_shmcico_params_t *p, const char *value, bool given)
+{
+    uint64_t bytes;
+
+    if (!parse_bytes(value, &bytes)) {
+        return false;
+    }
+    p->streaming_min = bytes;
+    p->near_streaming_min = given ? 0 : p->near_streaming_min;
+    return true;
+}
+
+static bool set_single_mins(mca_coll_shmcico_params_t *p, const char *value, bool given)
+{
+    if (!parse_per_op(value, p->single_min)) {
+        return false;
+    }
+    p->near_single_min = given ? 0 : p->near_single_min;
+    return true;
+}
+
 /* Apply a value; false when it is invalid or cannot apply now. */
-static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *value)
+static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *value, bool given)
 {
     mca_coll_shmcico_params_t *p = &m->params;
     uint64_t bytes;
@@ -463,7 +511,7 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
     case HINT_MAX_BYTES:
         return parse_per_op(value, p->max_bytes);
     case HINT_STREAMING_MIN:
-        return parse_bytes(value, &bytes) && ((p->streaming_min = bytes), true);
+        return set_streaming_min(p, value, given);
     case HINT_OWN_STREAMING_MIN:
         return parse_per_op(value, p->own_streaming_min);
     case HINT_NEARNESS:
@@ -473,7 +521,7 @@ static bool apply(mca_coll_shmcico_module_t *m, const hint_t *h, const char *val
     case HINT_SINGLE_MAX_PROCS:
         return parse_per_op(value, p->single_max_procs);
     default:
-        return parse_per_op(value, p->single_min);
+        return set_single_mins(p, value, given);
     }
 }
 
@@ -496,10 +544,13 @@ static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
     mca_coll_shmcico_module_t *module = registry_find(object);
     const hint_t *h = find_hint(key);
 
+    bool given;
+
     if (NULL == module || NULL == h) {
         return value;
     }
-    if (NULL == value || !apply(module, h, value)) {
+    given = NULL == module->subscribing || NULL == value || 0 != strcmp(value, module->subscribing);
+    if (NULL == value || !apply(module, h, value, given)) {
         struct ompi_communicator_t *comm = (struct ompi_communicator_t *) object;
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
                                  MCA_COLL_SHMCICO_COMM_FMT "hint %s=%s ignored (%s); in "
@@ -515,7 +566,7 @@ static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
          * own could differ between the node's processes) */
         mca_coll_shmcico_module_t *inner = mca_coll_shmcico_module_of(module->net.node_comm);
         if (NULL != inner) {
-            (void) apply(inner, h, value);  /* the same segment, the same answer */
+            (void) apply(inner, h, value, given);   /* the same segment, the same answer */
         }
     }
     return (MCA_COLL_SHMCICO_HINT_VALUE) in_effect(module, h);
@@ -527,16 +578,19 @@ void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
     if (!registry.ready) {
         return;
     }
+    char now[MPI_MAX_INFO_VAL + 1];
+
     registry_add(comm, module);
     for (int i = 0; i < nhints; ++i) {
         /* Open MPI calls back at once, with the communicator's value or
          * this default */
+        (void) snprintf(now, sizeof(now), "%s", in_effect(module, &hints[i]));
+        module->subscribing = now;
         (void) opal_infosubscribe_subscribe(&comm->super,
                                             (MCA_COLL_SHMCICO_HINT_VALUE) hints[i].name,
-                                            (MCA_COLL_SHMCICO_HINT_VALUE) in_effect(module,
-                                                                                  &hints[i]),
-                                            hint_changed);
+                                            (MCA_COLL_SHMCICO_HINT_VALUE) now, hint_changed);
     }
+    module->subscribing = NULL;
 }
 
 void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,

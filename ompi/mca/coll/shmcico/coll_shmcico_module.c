@@ -38,6 +38,7 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
     module->kept = NULL;
     module->registered_comm = NULL;
     module->registered_next = NULL;
+    module->subscribing = NULL;
     memset(&module->net, 0, sizeof(module->net));
     module->streams = NULL;
     module->regions = NULL;

@@ -106,7 +106,8 @@ uint64_t mca_coll_shmcico_memory_ns(void)
     uint64_t ns = atomic_load_explicit(&known, memory_order_relaxed), flushed;
 
     if (0 == ns) {
-        /* threads that ask at once each measure: the same answer */
+        /* threads that ask at once each measure, and keep one of the
+         * answers; only rank 0's decides, once per setup */
         (void) mca_coll_shmcico_residency_calibrate(NULL, &flushed);
         ns = flushed / MCA_COLL_SHMCICO_RESIDENCY_LOADS + 1;
         atomic_store_explicit(&known, ns, memory_order_relaxed);

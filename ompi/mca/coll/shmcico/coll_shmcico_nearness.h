@@ -78,7 +78,8 @@ uint64_t mca_coll_shmcico_pingpong_serve(mca_coll_shmcico_pingpong_t *line, int 
 bool mca_coll_shmcico_pingpong_return(mca_coll_shmcico_pingpong_t *line, int proc);
 
 /** Memory's latency per load in ns, from the cache probe's calibration
- *  (0 where the machine cannot flush a line, or cannot tell). */
+ *  chain on flushed lines (0 where the machine cannot flush a line, or
+ *  the calibration could not run). */
 uint64_t mca_coll_shmcico_memory_ns(void);
 
 /** Near: the slowest trip (ns) is at most two thirds of memory_ns, both

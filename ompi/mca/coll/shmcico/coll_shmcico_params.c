@@ -192,7 +192,8 @@ static void register_enums(void)
     register_enum("nearness", "Whether a communicator's processes are near one another "
                   "(a cache line passes between them faster than memory answers a "
                   "load): auto (measured when its segment is made), near, or far; "
-                  "where they are near, coll_shmcico_near_streaming_min applies",
+                  "where they are near, coll_shmcico_near_streaming_min and "
+                  "coll_shmcico_near_single_copy_min apply",
                   nearness_values, &p->nearness);
 }
 
