@@ -109,8 +109,9 @@ static int cma_copy(void *context, int peer, bool to_peer, const struct iovec *l
     if (got < 0) {
         return errno;
     }
-    /* the kernel splits no iovec, and a call is at most half of its 2 GiB
-     * cap (coll_shmcico_single.h): anything short is a fault */
+    /* a call is at most half of the kernel's 2 GiB cap
+     * (coll_shmcico_single.h), so a short count means a page the kernel
+     * could not reach partway: a fault, reported, not retried */
     return (size_t) got == want ? 0 : EFAULT;
 }
 

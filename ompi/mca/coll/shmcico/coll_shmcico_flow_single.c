@@ -167,7 +167,7 @@ static int copy_chunk(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t *fl
         err = copy_through_bounce(call, flow, other, offset, len);
     }
     mca_coll_shmcico_call_failed(call, err);
-    call->result.copied += len;
+    call->result.copied += 0 == err ? len : 0;     /* what MPI_T counts as single copy */
     return err;
 }
 

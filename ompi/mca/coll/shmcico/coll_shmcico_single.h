@@ -188,8 +188,8 @@ bool mca_coll_shmcico_refusal_certain(bool self_copy, int yama_scope, bool cap_s
 uint64_t mca_coll_shmcico_chunk_for(uint64_t bytes, mca_coll_shmcico_help_t help,
                                     uint64_t largest);
 
-/** Chunks of a single copy of bytes in chunks of chunk bytes (at least
- *  one piece of work even for no bytes: none). */
+/** Chunks of a single copy of bytes in chunks of chunk bytes (none for
+ *  no bytes). */
 static inline uint64_t mca_coll_shmcico_chunks(uint64_t bytes, uint64_t chunk)
 {
     return 0 == bytes ? 0 : (bytes - 1) / chunk + 1;
