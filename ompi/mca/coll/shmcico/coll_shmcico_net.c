@@ -173,6 +173,16 @@ int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n)
     return rc;
 }
 
+int mca_coll_shmcico_net_commit(int made, struct ompi_datatype_t **type)
+{
+    int rc = OMPI_SUCCESS == made ? ompi_datatype_commit(type) : made;
+
+    if (OMPI_SUCCESS == made && OMPI_SUCCESS != rc) {
+        ompi_datatype_destroy(type);
+    }
+    return rc;
+}
+
 /* Bytes a drained message is received into, each piece over the last */
 #define DRAIN_PIECE 4096
 
@@ -198,7 +208,7 @@ static int drain_type(size_t bytes, struct ompi_datatype_t **type)
         rc = ompi_datatype_create_struct(2, lens, displs, types, type);
         ompi_datatype_destroy(&tight);
     }
-    return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
+    return mca_coll_shmcico_net_commit(rc, type);
 }
 
 int mca_coll_shmcico_net_drain(struct ompi_communicator_t *comm, int src, int tag, size_t bytes)

@@ -120,6 +120,11 @@ static inline int mca_coll_shmcico_net_first_error(int rc, int step_rc)
  *  MPI_ERR_TRUNCATE), or MPI_SUCCESS. */
 int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n);
 
+/** Commit *type, just made with result made (an Open MPI error code:
+ *  nothing to commit); a type that cannot be committed is destroyed.
+ *  MPI_SUCCESS or the error. */
+int mca_coll_shmcico_net_commit(int made, struct ompi_datatype_t **type);
+
 /** Take the next message from src with tag, of bytes bytes, off the
  *  wire without memory for it (into a scratch on the stack, every piece
  *  over the last), so that its sender is not left waiting and no later

@@ -35,7 +35,7 @@ static int blocks_type(const mca_coll_shmcico_args_t *a, const mca_coll_shmcico_
 
     mca_coll_shmcico_net_blocks(a, unit, ranks, k, counts, displs);
     rc = ompi_datatype_create_indexed(k, counts, displs, unit->type, type);
-    return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
+    return mca_coll_shmcico_net_commit(rc, type);
 }
 
 /* step 1: the node's blocks into its leader's buffer */

@@ -160,7 +160,7 @@ static int first_type(uint64_t *count, char *at, size_t len, struct ompi_datatyp
     struct ompi_datatype_t *types[2] = { &ompi_mpi_byte.dt, &ompi_mpi_byte.dt };
     int rc = ompi_datatype_create_struct(2, lens, displs, types, type);
 
-    return OMPI_SUCCESS == rc ? ompi_datatype_commit(type) : rc;
+    return mca_coll_shmcico_net_commit(rc, type);
 }
 
 static int send_chunk(struct ompi_communicator_t *comm, int to, net_stream_t *s, size_t c,
@@ -201,7 +201,9 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
     s->expected = len != own ? UINT64_MAX : s->total;   /* wrong: through the stages */
     if (0 != staged(s)) {
         s->expected = 0;            /* no chunk follows to the node (its members:
-                                       MPI_ERR_TRUNCATE, this leader MPI_ERR_NO_MEM) */
+                                       MPI_ERR_TRUNCATE, this leader MPI_ERR_NO_MEM;
+                                       the parent and child nodes are not released:
+                                       docs/reliability.md, "Out of memory") */
         return MPI_ERR_NO_MEM;
     }
     at = chunk_at(s, 0);
@@ -216,7 +218,9 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
         return rc;
     }
     if (0 != staged(s)) {
-        return MPI_ERR_NO_MEM;      /* the count received says this one is wrong */
+        s->expected = 0;            /* the count received says this one is wrong, and
+                                       no room for it: the same as above */
+        return MPI_ERR_NO_MEM;
     }
     if (at != chunk_at(s, 0)) {
         memcpy(chunk_at(s, 0), at, len);    /* a wrong count found only now */
