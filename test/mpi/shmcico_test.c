@@ -234,6 +234,23 @@ int st_single_copy_procs_ok(st_op op, int procs)
     return 0 == max_procs || (unsigned long long) procs <= max_procs;
 }
 
+unsigned long long st_near_single_min(st_op op, int procs)
+{
+    char name[64];
+    unsigned long long min, floor = st_cvar("near_single_copy_min");
+    unsigned long long ring = st_cvar("slots") / st_cvar("banks") * st_cvar("fragment_size");
+
+    snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
+    min = st_cvar(name);
+    if (procs > 4) {
+        return min;
+    }
+    if (0 != floor && ST_ALLGATHER != op && ST_ALLGATHERV != op && floor <= ring) {
+        floor = ring + 1;
+    }
+    return floor > min ? floor : min;
+}
+
 unsigned long long st_counter_sum(const char *what)
 {
     unsigned long long n = 0;

@@ -64,8 +64,9 @@
  *    KiB blocks with streaming stores; a hint once the segment is made is
  *    ignored (see nearness()); told near, MPI_Comm_get_info reports the
  *    crossovers in effect (streaming stores from 16 KiB, on up to 4
- *    processes single copy from 32 KiB), and a communicator's hint that
- *    changes a crossover replaces the floor (see near_floors()).
+ *    processes single copy from 32 KiB, past 32 KiB for all but
+ *    Allgather(v)), and a communicator's hint that changes a crossover
+ *    replaces the floor (see near_floors()).
  */
 
 #include <stdio.h>
@@ -557,8 +558,8 @@ static void near_floors(void)
     MPI_Comm near = dup_with("shmcico_nearness", "near"), far = dup_with("shmcico_nearness", "far");
     MPI_Comm single = dup_with2("shmcico_nearness", "near", "shmcico_single_copy_min", "1");
     MPI_Comm queues = queues_told("near");
-    char plain[MPI_MAX_INFO_VAL + 1];
-    int counts[64];
+    char plain[MPI_MAX_INFO_VAL + 1], floors[MPI_MAX_INFO_VAL + 1];
+    int counts[64], at = 0, same = 1;
 
     for (int i = 0; i < size; ++i) {
         counts[i] = 100;
@@ -568,7 +569,15 @@ static void near_floors(void)
     expect_info(near, "shmcico_streaming_min", "16384", "told near, in effect");
     expect_info(far, "shmcico_streaming_min", "4096", "told far, in effect");
     (void) st_info(far, "shmcico_single_copy_min", plain);
-    expect_info(near, "shmcico_single_copy_min", size <= 4 ? "32768" : plain,
+    for (int op = 0; op < ST_NOPS; ++op) {     /* as the component lists them */
+        at += snprintf(floors + at, sizeof(floors) - (size_t) at, "%s%s:%llu", 0 == op ? "" : ",",
+                       st_op_name((st_op) op), st_near_single_min((st_op) op, size));
+        same &= st_near_single_min((st_op) op, size) == st_near_single_min(ST_BCAST, size);
+    }
+    if (same) {
+        snprintf(floors, sizeof(floors), "%llu", st_near_single_min(ST_BCAST, size));
+    }
+    expect_info(near, "shmcico_single_copy_min", size <= 4 ? floors : plain,
                 "told near, in effect");
     if (size <= 4) {                /* where the floor applies */
         expect_small_single_copy(single);

@@ -176,10 +176,7 @@ static limits_t limits_of(st_op op)
     limits_t l;
 
     snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
-    l.min = (size_t) st_cvar(name);
-    if (near && size <= 4 && st_cvar("near_single_copy_min") > l.min) {
-        l.min = (size_t) st_cvar("near_single_copy_min");    /* near, few processes */
-    }
+    l.min = near ? (size_t) st_near_single_min(op, size) : (size_t) st_cvar(name);
     snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
     l.probe_max = (size_t) st_cvar(name);
     l.single = single_works && st_single_copy_procs_ok(op, size);

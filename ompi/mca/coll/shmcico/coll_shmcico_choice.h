@@ -27,22 +27,45 @@
 
 #include "coll_shmcico.h"
 
-/** The most processes of a near communicator for which
- *  coll_shmcico_near_single_copy_min applies (measured at 2). */
+/** The most processes of a near communicator for which the near floors
+ *  of the crossovers apply (measured at 2). */
 #define MCA_COLL_SHMCICO_NEAR_MAX_PROCS 4
 
-/** op's coll_shmcico_<op>_single_copy_min as in effect: raised to
- *  coll_shmcico_near_single_copy_min on a near communicator of up to
+/** The near floor of op's crossover: coll_shmcico_near_single_copy_min
+ *  (0: none), and for an operation with one writer and one reader per
+ *  block (all but Allgather(v)) more than a bank's slots hold: a block
+ *  that fits there is written at once, while its reader copies it out,
+ *  which beat a kernel call at np 2 (docs/design.md, "Near and far,
+ *  measured"). */
+static inline uint64_t mca_coll_shmcico_near_floor(const mca_coll_shmcico_module_t *module,
+                                                   mca_coll_shmcico_op_t op)
+{
+    const mca_coll_shmcico_layout_t *layout = &module->engine.view.layout;
+    uint64_t floor = module->params.near_single_min;
+    uint64_t ring = (uint64_t) layout->bank_slots * layout->fragment_size;
+
+    if (0 == floor || MCA_COLL_SHMCICO_OP_ALLGATHER == op
+        || MCA_COLL_SHMCICO_OP_ALLGATHERV == op) {
+        return floor;
+    }
+    return floor > ring ? floor : ring + 1;
+}
+
+/** op's coll_shmcico_<op>_single_copy_min as in effect: raised to its
+ *  near floor on a near communicator of up to
  *  MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes (what MPI_Comm_get_info
  *  reports). */
 static inline uint64_t
 mca_coll_shmcico_single_min_in_effect(const mca_coll_shmcico_module_t *module,
                                       mca_coll_shmcico_op_t op)
 {
-    uint64_t min = module->params.single_min[op];
+    uint64_t min = module->params.single_min[op], floor;
 
-    return module->near && module->engine.nprocs <= MCA_COLL_SHMCICO_NEAR_MAX_PROCS
-        && module->params.near_single_min > min ? module->params.near_single_min : min;
+    if (!module->near || module->engine.nprocs > MCA_COLL_SHMCICO_NEAR_MAX_PROCS) {
+        return min;
+    }
+    floor = mca_coll_shmcico_near_floor(module, op);
+    return floor > min ? floor : min;
 }
 
 /** coll_shmcico_streaming_min as in effect: raised to
