@@ -555,7 +555,8 @@ static MPI_Comm dup_with2(const char *key, const char *value, const char *key2,
  * (32 KiB); a hint that changes a crossover replaces its floor there. */
 static void near_floors(void)
 {
-    MPI_Comm near = dup_with("shmcico_nearness", "near"), far = dup_with("shmcico_nearness", "far");
+    MPI_Comm near = dup_with("shmcico_nearness", "near");
+    MPI_Comm far = dup_with("shmcico_nearness", "far");
     MPI_Comm single = dup_with2("shmcico_nearness", "near", "shmcico_single_copy_min", "1");
     MPI_Comm queues = queues_told("near");
     char plain[MPI_MAX_INFO_VAL + 1], floors[MPI_MAX_INFO_VAL + 1];

@@ -41,11 +41,11 @@
  * of a key nobody set, and, once the segment is made, what its setup
  * decided (rank 0's values, which travel with the segment, the single
  * copy that works, and the crossovers raised to the near floors, which a
- * crossover given on the communicator replaces).  An invalid hint, or one that can no longer apply
- * (the tree of a segment that is made), gets a message at verbose level
- * 1 and is ignored: as MPI says of ignored hints, MPI_Comm_get_info does
- * not return it.  All processes must give the same values, as MPI
- * requires of such hints.
+ * crossover given on the communicator replaces).  An invalid hint, or
+ * one that can no longer apply (the tree of a segment that is made),
+ * gets a message at verbose level 1 and is ignored: as MPI says of
+ * ignored hints, MPI_Comm_get_info does not return it.  All processes
+ * must give the same values, as MPI requires of such hints.
  */
 
 #include "ompi_config.h"
@@ -543,13 +543,13 @@ static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
 {
     mca_coll_shmcico_module_t *module = registry_find(object);
     const hint_t *h = find_hint(key);
-
     bool given;
 
     if (NULL == module || NULL == h) {
         return value;
     }
-    given = NULL == module->subscribing || NULL == value || 0 != strcmp(value, module->subscribing);
+    given = NULL == module->subscribing || NULL == value
+            || 0 != strcmp(value, module->subscribing);
     if (NULL == value || !apply(module, h, value, given)) {
         struct ompi_communicator_t *comm = (struct ompi_communicator_t *) object;
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
@@ -575,11 +575,11 @@ static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
 void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
                                       struct ompi_communicator_t *comm)
 {
+    char now[MPI_MAX_INFO_VAL + 1];
+
     if (!registry.ready) {
         return;
     }
-    char now[MPI_MAX_INFO_VAL + 1];
-
     registry_add(comm, module);
     for (int i = 0; i < nhints; ++i) {
         /* Open MPI calls back at once, with the communicator's value or
