@@ -104,17 +104,28 @@ static void expect_no_info(MPI_Comm comm, const char *key, const char *when)
     ST_CHECK(!flag, "%s: %s is reported ('%s'), expected none (ignored)", when, key, value);
 }
 
-static MPI_Comm dup_with(const char *key, const char *value)
+/* a duplicate of MPI_COMM_WORLD made with key=value and, where key2 is
+ * not NULL, key2=value2 */
+static MPI_Comm dup_with2(const char *key, const char *value, const char *key2,
+                          const char *value2)
 {
     MPI_Info info;
     MPI_Comm comm;
 
     MPI_Info_create(&info);
     MPI_Info_set(info, key, value);
+    if (NULL != key2) {
+        MPI_Info_set(info, key2, value2);
+    }
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
     MPI_Info_free(&info);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     return comm;
+}
+
+static MPI_Comm dup_with(const char *key, const char *value)
+{
+    return dup_with2(key, value, NULL, NULL);
 }
 
 static void set_hint(MPI_Comm comm, const char *key, const char *value)
@@ -521,32 +532,8 @@ static int knomial(void)
  * shmcico_nearness=value (NULL: not given) */
 static MPI_Comm queues_told(const char *value)
 {
-    MPI_Info info;
-    MPI_Comm comm;
-
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "shmcico_single_copy", "off");
-    if (NULL != value) {
-        MPI_Info_set(info, "shmcico_nearness", value);
-    }
-    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
-    MPI_Info_free(&info);
-    return comm;
-}
-
-/* a duplicate of MPI_COMM_WORLD with two hints */
-static MPI_Comm dup_with2(const char *key, const char *value, const char *key2,
-                          const char *value2)
-{
-    MPI_Info info;
-    MPI_Comm comm;
-
-    MPI_Info_create(&info);
-    MPI_Info_set(info, key, value);
-    MPI_Info_set(info, key2, value2);
-    MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
-    MPI_Info_free(&info);
-    return comm;
+    return dup_with2("shmcico_single_copy", "off", NULL != value ? "shmcico_nearness" : NULL,
+                     value);
 }
 
 /* Told near, a communicator reports the crossovers in effect: streaming

@@ -463,7 +463,9 @@ static bool single_copy_now(mca_coll_shmcico_module_t *m, int32_t mode)
 
 /* A crossover given on the communicator replaces the near floor there:
  * the hint is the more precise word (docs/parameters.md).  given: not
- * the value in effect that Open MPI passes back at subscription. */
+ * the value in effect that Open MPI passes back at subscription (told
+ * apart by module->subscribing, not by the value: a user's value equal
+ * to the parameter's, set before the segment is made, is given too). */
 static bool set_streaming_min(mca_coll_shmcico_params_t *p, const char *value, bool given)
 {
     uint64_t bytes;
