@@ -234,7 +234,12 @@ int st_single_copy_procs_ok(st_op op, int procs)
     return 0 == max_procs || (unsigned long long) procs <= max_procs;
 }
 
-unsigned long long st_near_single_min(st_op op, int procs)
+static unsigned long long at_least(unsigned long long a, unsigned long long b)
+{
+    return a > b ? a : b;
+}
+
+unsigned long long st_single_min(st_op op, int procs, int near)
 {
     char name[64];
     unsigned long long min, floor = st_cvar("near_single_copy_min");
@@ -242,13 +247,16 @@ unsigned long long st_near_single_min(st_op op, int procs)
 
     snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
     min = st_cvar(name);
-    if (procs > 4) {
+    if (ST_BCAST == op && procs >= 3) {
+        min = at_least(min, st_cvar("bcast_readers_single_copy_min"));
+    }
+    if (!near || procs > 4) {
         return min;
     }
     if (0 != floor && ST_ALLGATHER != op && ST_ALLGATHERV != op && floor <= ring) {
         floor = ring + 1;
     }
-    return floor > min ? floor : min;
+    return at_least(floor, min);
 }
 
 unsigned long long st_counter_sum(const char *what)

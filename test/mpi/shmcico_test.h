@@ -158,13 +158,14 @@ const char *st_op_name(st_op op);
  * single copy on a communicator of procs processes (0: no limit). */
 int st_single_copy_procs_ok(st_op op, int procs);
 
-/* op's single-copy crossover on a communicator of procs processes that
- * are near one another, as the parameters make it: at most 4 processes
- * raise it to coll_shmcico_near_single_copy_min and, for the operations
- * with one writer and one reader per block (all but Allgather(v)), past
- * the bytes of a bank's slots (coll_shmcico_slots / coll_shmcico_banks
- * fragments); more keep coll_shmcico_<op>_single_copy_min. */
-unsigned long long st_near_single_min(st_op op, int procs);
+/* op's single-copy crossover on a communicator of procs processes, as
+ * the parameters make it: coll_shmcico_<op>_single_copy_min, for a Bcast
+ * of 3 or more processes at least coll_shmcico_bcast_readers_single_copy_min,
+ * and where the processes are near (near) and at most 4, at least
+ * coll_shmcico_near_single_copy_min and, for the operations with one
+ * writer and one reader per block (all but Allgather(v)), past the bytes
+ * of a bank's slots (coll_shmcico_slots / coll_shmcico_banks fragments). */
+unsigned long long st_single_min(st_op op, int procs, int near);
 
 /* Whether op takes one count for every process. */
 int st_op_regular(st_op op);

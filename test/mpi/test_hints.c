@@ -28,6 +28,12 @@
  *    through the queues while a Bcast goes as on MPI_COMM_WORLD;
  *  - shmcico_single_copy_min=1 (every operation): an Allgather of 100
  *    bytes per process goes by single copy;
+ *  - on 3 or more processes a Bcast of 32 KiB goes through the queues and
+ *    one of coll_shmcico_bcast_readers_single_copy_min (64 KiB) by single
+ *    copy, which MPI_Comm_get_info reports as Bcast's crossover; with the
+ *    communicator's own shmcico_single_copy_min (16 KiB) a Bcast of
+ *    32 KiB goes by single copy; on 2 by single copy (see
+ *    readers_floor());
  *  - shmcico_streaming_min=0: a Gather of 64 KiB blocks through the queues
  *    (the counters prove shmcico served it, through them)
  *    writes none with streaming stores, while MPI_COMM_WORLD (the
@@ -275,11 +281,58 @@ static void single_max_procs(void)
     MPI_Comm_free(&gather_one);
 }
 
+/* the Bcast crossover that comm reports (the first of a per-operation
+ * list, or the one value) */
+static unsigned long long reported_bcast_min(MPI_Comm comm)
+{
+    char value[MPI_MAX_INFO_VAL + 1];
+    const char *at;
+
+    if (!st_info(comm, "shmcico_single_copy_min", value)) {
+        return 0;
+    }
+    at = 0 == strncmp(value, "bcast:", 6) ? value + 6 : value;
+    return strtoull(at, NULL, 10);
+}
+
+/* A Bcast of 3 or more processes, whose readers pull from the root at
+ * once: no block below coll_shmcico_bcast_readers_single_copy_min goes
+ * by single copy, which MPI_Comm_get_info reports, and a communicator's
+ * own shmcico_single_copy_min replaces that floor; of 2 processes a
+ * block of 32 KiB goes by single copy (the suite runs this far) */
+static void readers_floor(void)
+{
+    MPI_Comm plain = dup_with("shmcico_single_max_procs", "0");
+    MPI_Comm own = dup_with2("shmcico_single_max_procs", "0", "shmcico_single_copy_min", "16384");
+    unsigned long long floor = st_cvar("bcast_readers_single_copy_min");
+    unsigned long long want = st_single_min(ST_BCAST, size, 0);
+    moved_t below = bcast(plain, 32768, 15), from = bcast(plain, (int) want, 16);
+    moved_t told = bcast(own, 32768, 17);
+
+    ST_CHECK(want == (size >= 3 && floor > st_cvar("bcast_single_copy_min")
+                      ? floor : st_cvar("bcast_single_copy_min")),
+             "np %d: the model's Bcast crossover %llu", size, want);
+    ST_CHECK(want == reported_bcast_min(plain), "np %d: Bcast crossover reported %llu, "
+             "expected %llu", size, reported_bcast_min(plain), want);
+    ST_CHECK(1 == below.served && (32768 >= want) == below.single && (32768 < want) == below.queue,
+             "np %d: a Bcast of 32 KiB: single copy +%llu, queue +%llu (crossover %llu)", size,
+             below.single, below.queue, want);
+    ST_CHECK(1 == from.single, "np %d: a Bcast of %llu bytes: single copy +%llu", size, want,
+             from.single);
+    ST_CHECK(1 == told.single && 16384 == reported_bcast_min(own),
+             "np %d: shmcico_single_copy_min 16384: a Bcast of 32 KiB, single copy +%llu, "
+             "reported %llu", size, told.single, reported_bcast_min(own));
+    MPI_Comm_free(&plain);
+    MPI_Comm_free(&own);
+}
+
 /* comm, made with shmcico_single_copy_min 1, sends 100 B blocks of an
- * Allgather by single copy and says so */
+ * Allgather by single copy (where coll_shmcico_allgather_single_copy_max_procs
+ * lets it: through the queues on more) and says so */
 static void expect_small_single_copy(MPI_Comm comm)
 {
     unsigned long long before = st_counter("allgather_single_copy");
+    unsigned long long want = (unsigned long long) st_single_copy_procs_ok(ST_ALLGATHER, size);
     int counts[64];
 
     for (int i = 0; i < size; ++i) {
@@ -287,9 +340,9 @@ static void expect_small_single_copy(MPI_Comm comm)
     }
     st_simple_call(ST_ALLGATHER, comm, 0, counts, 6);
     expect_info(comm, "shmcico_single_copy_min", "1", "dup_with_info");
-    ST_CHECK(1 == st_counter("allgather_single_copy") - before,
-             "an Allgather of 100 B with single_copy_min 1: single copy +%llu",
-             st_counter("allgather_single_copy") - before);
+    ST_CHECK(want == st_counter("allgather_single_copy") - before,
+             "an Allgather of 100 B with single_copy_min 1 at np %d: single copy +%llu, "
+             "expected +%llu", size, st_counter("allgather_single_copy") - before, want);
 }
 
 static void small_single_copy(void)
@@ -559,11 +612,11 @@ static void near_floors(void)
     (void) st_info(far, "shmcico_single_copy_min", plain);
     for (int op = 0; op < ST_NOPS; ++op) {     /* as the component lists them */
         at += snprintf(floors + at, sizeof(floors) - (size_t) at, "%s%s:%llu", 0 == op ? "" : ",",
-                       st_op_name((st_op) op), st_near_single_min((st_op) op, size));
-        same &= st_near_single_min((st_op) op, size) == st_near_single_min(ST_BCAST, size);
+                       st_op_name((st_op) op), st_single_min((st_op) op, size, 1));
+        same &= st_single_min((st_op) op, size, 1) == st_single_min(ST_BCAST, size, 1);
     }
     if (same) {
-        snprintf(floors, sizeof(floors), "%llu", st_near_single_min(ST_BCAST, size));
+        snprintf(floors, sizeof(floors), "%llu", st_single_min(ST_BCAST, size, 1));
     }
     expect_info(near, "shmcico_single_copy_min", size <= 4 ? floors : plain,
                 "told near, in effect");
@@ -634,6 +687,7 @@ int main(int argc, char **argv)
     expect_copier(MPI_COMM_WORLD);
     small_single_copy();
     single_max_procs();
+    readers_floor();
     streaming_min();
     own_streaming_min();
     set_info();

@@ -175,8 +175,7 @@ static limits_t limits_of(st_op op)
     char name[64];
     limits_t l;
 
-    snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
-    l.min = near ? (size_t) st_near_single_min(op, size) : (size_t) st_cvar(name);
+    l.min = (size_t) st_single_min(op, size, near);
     snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
     l.probe_max = (size_t) st_cvar(name);
     l.single = single_works && st_single_copy_procs_ok(op, size);

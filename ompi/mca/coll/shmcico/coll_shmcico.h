@@ -104,6 +104,9 @@ typedef struct mca_coll_shmcico_params_t {
     uint64_t near_single_min;       /**< where a communicator of at most
                                          MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes is
                                          near, the least crossover of every operation */
+    uint64_t readers_single_min;    /**< on a Bcast of 3 or more processes, whose readers
+                                         pull from one root at once, the least
+                                         crossover of Bcast */
     int32_t nearness;               /**< mca_coll_shmcico_nearness_t */
     uint64_t own_streaming_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< own blocks from here are
                                                                  copied with streaming

@@ -51,9 +51,19 @@ static inline uint64_t mca_coll_shmcico_near_floor(const mca_coll_shmcico_module
     return floor > ring ? floor : ring + 1;
 }
 
+/** The readers' floor of op's crossover: coll_shmcico_bcast_readers_single_copy_min
+ *  for a Bcast of 3 or more processes, whose readers pull a block from
+ *  the root at once (docs/design.md, "Readers of one root"); else 0. */
+static inline uint64_t mca_coll_shmcico_readers_floor(const mca_coll_shmcico_module_t *module,
+                                                      mca_coll_shmcico_op_t op)
+{
+    return MCA_COLL_SHMCICO_OP_BCAST == op && module->engine.nprocs >= 3
+        ? module->params.readers_single_min : 0;
+}
+
 /** op's coll_shmcico_<op>_single_copy_min as in effect: raised to its
- *  near floor on a near communicator of up to
- *  MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes (what MPI_Comm_get_info
+ *  readers' floor, and to its near floor on a near communicator of up
+ *  to MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes (what MPI_Comm_get_info
  *  reports). */
 static inline uint64_t
 mca_coll_shmcico_single_min_in_effect(const mca_coll_shmcico_module_t *module,
@@ -61,6 +71,8 @@ mca_coll_shmcico_single_min_in_effect(const mca_coll_shmcico_module_t *module,
 {
     uint64_t min = module->params.single_min[op], floor;
 
+    floor = mca_coll_shmcico_readers_floor(module, op);
+    min = floor > min ? floor : min;
     if (!module->near || module->engine.nprocs > MCA_COLL_SHMCICO_NEAR_MAX_PROCS) {
         return min;
     }

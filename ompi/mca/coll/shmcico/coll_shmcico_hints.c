@@ -484,6 +484,7 @@ static bool set_single_mins(mca_coll_shmcico_params_t *p, const char *value, boo
         return false;
     }
     p->near_single_min = given ? 0 : p->near_single_min;
+    p->readers_single_min = given ? 0 : p->readers_single_min;
     return true;
 }
 

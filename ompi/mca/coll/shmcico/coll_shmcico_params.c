@@ -41,6 +41,7 @@
 #define DEFAULT_STREAMING_MIN ((size_t) 4096)
 #define DEFAULT_NEAR_STREAMING_MIN ((size_t) 16384)
 #define DEFAULT_NEAR_SINGLE_MIN ((size_t) 32768)
+#define DEFAULT_READERS_SINGLE_MIN ((size_t) 65536)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
@@ -299,6 +300,15 @@ static void register_segment_params(void)
                   "tens of KiB from one cache to the other faster than a kernel copy "
                   "does; 0: the operations' own",
                   OPAL_INFO_LVL_5, &p->near_single_min);
+    p->readers_single_min = DEFAULT_READERS_SINGLE_MIN;
+    register_size("bcast_readers_single_copy_min",
+                  "On a communicator of 3 or more processes, where a Bcast block's "
+                  "readers pull it from the root at once, the smallest Bcast block that "
+                  "goes by single copy is the larger of this and "
+                  "coll_shmcico_bcast_single_copy_min: their kernel copies pin the same "
+                  "pages and wait on each other, and the queues, written once and read "
+                  "by all, carry smaller blocks faster; 0: Bcast's own",
+                  OPAL_INFO_LVL_5, &p->readers_single_min);
     p->near_streaming_min = DEFAULT_NEAR_STREAMING_MIN;
     register_size("near_streaming_min",
                   "Where a communicator's processes are near one another "
