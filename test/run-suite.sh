@@ -560,6 +560,14 @@ default_suite() {
             -- bash -c "mpi $np cache_probe 1 cache_probe_ns 1 $crossovers_64k \
                             $probe_allgather -- mpi/test_transport cold"
     done
+    # Bcast's own probe off: from np 3 its blocks up to
+    # coll_shmcico_bcast_readers_cache_probe_max are probed still (as
+    # where the kernel's copy of cold data is fast), at np 2 none
+    for np in 2 3; do
+        run_case "transport-cold-bcast-readers-np$np" 300 \
+            -- bash -c "mpi $np cache_probe 1 cache_probe_ns 1 bcast_cache_probe_max 0 \
+                            $crossovers_64k -- mpi/test_transport cold"
+    done
     # the probe's loads over every layout of the datatype matrix, every
     # block found cold: all through the queues, every byte right
     run_case bcast-np3-every-block-cold 600 \
@@ -583,6 +591,13 @@ default_suite() {
         --expect "copy of cold data 0\.00 times memcpy's \(0: not measured\): the flushed chain" \
         --reject 'single copy is faster from memory' \
         -- bash -c "mpi 2 verbose 10 cache_probe 1 cache_probe_kernel_ratio 0 -- mpi/test_stress 100"
+    # where the kernel's copy of cold data is fast (here: a ratio no
+    # kernel reaches), blocks sent are not probed but a Bcast's of 3 or
+    # more processes, whose readers pin its pages at once
+    run_case readers-probe-kernel-fast-np3 600 \
+        --expect "single copy is faster from memory, no probe of blocks sent but a Bcast's of 3 or more processes" \
+        -- bash -c "mpi 3 verbose 10 cache_probe 1 cache_probe_kernel_ratio 100000 $single_everything \
+                        -- mpi/test_bcast --no-huge"
     run_case allgatherv-np3-probe-calibrated 600 --expect 'cache probe: [0-9]+ ns cached' \
         -- bash -c "mpi 3 verbose 10 cache_probe 1 $single_everything $probe_everything \
                         -- mpi/test_vector allgatherv"

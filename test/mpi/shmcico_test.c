@@ -259,6 +259,19 @@ unsigned long long st_single_min(st_op op, int procs, int near)
     return at_least(floor, min);
 }
 
+unsigned long long st_probe_max(st_op op, int procs)
+{
+    char name[64];
+    unsigned long long max;
+
+    snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
+    max = st_cvar(name);
+    if (ST_BCAST == op && procs >= 3) {
+        max = at_least(max, st_cvar("bcast_readers_cache_probe_max"));
+    }
+    return max;
+}
+
 unsigned long long st_counter_sum(const char *what)
 {
     unsigned long long n = 0;

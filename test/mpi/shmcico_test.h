@@ -167,6 +167,13 @@ int st_single_copy_procs_ok(st_op op, int procs);
  * of a bank's slots (coll_shmcico_slots / coll_shmcico_banks fragments). */
 unsigned long long st_single_min(st_op op, int procs, int near);
 
+/* The largest block of op that its sender probes on a communicator of
+ * procs processes, where the probe of blocks sent is on (as with
+ * coll_shmcico_cache_probe_ns set): coll_shmcico_<op>_cache_probe_max,
+ * and for a Bcast of 3 or more processes at least
+ * coll_shmcico_bcast_readers_cache_probe_max. */
+unsigned long long st_probe_max(st_op op, int procs);
+
 /* Whether op takes one count for every process. */
 int st_op_regular(st_op op);
 

@@ -48,7 +48,9 @@
  *             refused
  *   cold      run with coll_shmcico_cache_probe_ns 1: the cache probe
  *             finds every block cold, so a block up to its operation's
- *             coll_shmcico_<op>_cache_probe_max goes through the queues
+ *             coll_shmcico_<op>_cache_probe_max (for a Bcast of 3 or
+ *             more processes at least
+ *             coll_shmcico_bcast_readers_cache_probe_max) goes through the queues
  *             whatever its size, a larger one by single copy; its sender
  *             counts it in coll_shmcico_<op>_cold, its receivers follow;
  *             a call that a size limit (the shmcico_max_bytes hint) hands
@@ -172,12 +174,10 @@ static unsigned long long counter_of(st_op op, const char *what)
 
 static limits_t limits_of(st_op op)
 {
-    char name[64];
     limits_t l;
 
     l.min = (size_t) st_single_min(op, size, near);
-    snprintf(name, sizeof(name), "%s_cache_probe_max", st_op_name(op));
-    l.probe_max = (size_t) st_cvar(name);
+    l.probe_max = (size_t) st_probe_max(op, size);
     l.single = single_works && st_single_copy_procs_ok(op, size);
     return l;
 }

@@ -140,6 +140,9 @@ typedef struct mca_coll_shmcico_component_t {
     bool probe_sent;                /**< probe the blocks sent (not where the kernel
                                          copies cold data fast); own blocks'
                                          destinations are probed anyway */
+    uint64_t readers_probe_max;     /**< on 3 or more processes, the largest Bcast
+                                         block probed, probe_sent or not; 0: none
+                                         (parameter) */
 
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];

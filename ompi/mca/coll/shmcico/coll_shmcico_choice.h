@@ -141,6 +141,23 @@ static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_mod
     return UINT64_MAX != from && bytes >= from;
 }
 
+/** The largest block of op that its sender probes (coll_shmcico_residency.h;
+ *  0: none): up to coll_shmcico_<op>_cache_probe_max where the calibration
+ *  keeps the probe of blocks sent, and on 3 or more processes a Bcast
+ *  block up to coll_shmcico_bcast_readers_cache_probe_max whatever the
+ *  kernel's copy of cold data takes, since its readers pin its cold pages
+ *  at once (docs/design.md, "Readers of one root").  Per process: each
+ *  sender decides alone. */
+static inline uint64_t mca_coll_shmcico_probe_max(const mca_coll_shmcico_module_t *module,
+                                                  mca_coll_shmcico_op_t op)
+{
+    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    uint64_t max = c->probe_sent ? c->probe_max[op] : 0;
+    bool readers = MCA_COLL_SHMCICO_OP_BCAST == op && module->engine.nprocs >= 3;
+
+    return readers && c->readers_probe_max > max ? c->readers_probe_max : max;
+}
+
 /** Whether a process copies its own block of bytes into its receive
  *  buffer with streaming stores (coll_shmcico_streaming.c): from
  *  coll_shmcico_<op>_own_streaming_min on, where the machine has them. */

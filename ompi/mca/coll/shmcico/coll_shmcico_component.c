@@ -213,7 +213,8 @@ static void calibrate_probe(mca_coll_shmcico_component_t *c)
                              0 == c->probe_threshold ? "too close, no probe"
                              : c->probe_sent ? "the flushed chain is the threshold"
                              : "single copy is faster from memory, no probe "
-                               "of blocks sent, own blocks' destinations probed");
+                               "of blocks sent but a Bcast's of 3 or more processes, "
+                               "own blocks' destinations probed");
 }
 
 static int shmcico_open(void)

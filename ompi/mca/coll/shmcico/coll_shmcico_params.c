@@ -42,6 +42,7 @@
 #define DEFAULT_NEAR_STREAMING_MIN ((size_t) 16384)
 #define DEFAULT_NEAR_SINGLE_MIN ((size_t) 32768)
 #define DEFAULT_READERS_SINGLE_MIN ((size_t) 65536)
+#define DEFAULT_READERS_PROBE_MAX ((size_t) 524288)
 
 /* Per operation: blocks from single_min on go by single copy, and up to
  * probe_max their sender first probes whether they left the caches (a
@@ -421,6 +422,16 @@ static void register_probe_params(void)
                   "probe runs; below it cold blocks go by single copy, faster than "
                   "the queues there.  0: probe whatever the kernel's copy takes",
                   OPAL_INFO_LVL_6, &c->probe_kernel_ratio);
+    c->readers_probe_max = DEFAULT_READERS_PROBE_MAX;
+    register_size("bcast_readers_cache_probe_max",
+                  "On a communicator of 3 or more processes, the largest Bcast block "
+                  "that its root probes, the larger of this and "
+                  "coll_shmcico_bcast_cache_probe_max, also where the kernel's copy of "
+                  "cold data is fast (coll_shmcico_cache_probe_kernel_ratio): the "
+                  "block's readers then pin its cold pages at once and wait on each "
+                  "other, and the queues, which read it from memory once, carry it "
+                  "faster; 0: none",
+                  OPAL_INFO_LVL_6, &c->readers_probe_max);
 }
 
 void mca_coll_shmcico_params_register(void)

@@ -145,11 +145,12 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
 /* A block this process sends to another, which its size sends by single
  * copy, goes through the queues when the cache probe finds it cold
  * (coll_shmcico_residency.h); returns whether it did. */
-static bool probe_block(mca_coll_shmcico_op_t op, mca_coll_shmcico_block_t *block)
+static bool probe_block(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                        mca_coll_shmcico_block_t *block)
 {
     const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
 
-    if (block->single && c->probe_sent && block->stream->length <= c->probe_max[op]
+    if (block->single && block->stream->length <= mca_coll_shmcico_probe_max(module, op)
         && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold)) {
         *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
         return true;
@@ -174,7 +175,7 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
                                                      a->blocks_type, i) : NULL,
                    ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
                    sending, module->pieces[1], &found);
-        if (sending && i != a->root && probe_block(a->op, &module->blocks[i])) {
+        if (sending && i != a->root && probe_block(module, a->op, &module->blocks[i])) {
             ++*cold;
         }
         *largest = module->streams[i].stream.length > *largest
@@ -225,7 +226,7 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
     }
     open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0],
                &(int64_t) { 0 });
-    if (own_goes_out(a, me) && probe_block(a->op, &module->blocks[p])) {
+    if (own_goes_out(a, me) && probe_block(module, a->op, &module->blocks[p])) {
         ++*cold;
     }
     if (!*none && !is_rooted(a->op)) {
