@@ -303,7 +303,8 @@ static unsigned long long reported_bcast_min(MPI_Comm comm)
 static void readers_floor(void)
 {
     MPI_Comm plain = dup_with("shmcico_single_max_procs", "0");
-    MPI_Comm own = dup_with2("shmcico_single_max_procs", "0", "shmcico_single_copy_min", "16384");
+    MPI_Comm own = dup_with2("shmcico_single_max_procs", "0", "shmcico_single_copy_min",
+                             "16384");
     unsigned long long floor = st_cvar("bcast_readers_single_copy_min");
     unsigned long long want = st_single_min(ST_BCAST, size, 0);
     moved_t below = bcast(plain, 32768, 15), from = bcast(plain, (int) want, 16);
@@ -314,7 +315,8 @@ static void readers_floor(void)
              "np %d: the model's Bcast crossover %llu", size, want);
     ST_CHECK(want == reported_bcast_min(plain), "np %d: Bcast crossover reported %llu, "
              "expected %llu", size, reported_bcast_min(plain), want);
-    ST_CHECK(1 == below.served && (32768 >= want) == below.single && (32768 < want) == below.queue,
+    ST_CHECK(1 == below.served && (32768 >= want) == below.single
+             && (32768 < want) == below.queue,
              "np %d: a Bcast of 32 KiB: single copy +%llu, queue +%llu (crossover %llu)", size,
              below.single, below.queue, want);
     ST_CHECK(1 == from.single, "np %d: a Bcast of %llu bytes: single copy +%llu", size, want,
