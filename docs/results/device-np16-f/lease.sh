@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Lease script (sixth lease): the fourth lease's start (Open MPI 4.1.4
+# Lease script (sixth lease): the fourth and fifth leases' start (Open MPI 4.1.4
 # unpacked, tcase, bench), then what no lease has measured yet: the
 # nearness each setup measures (819c104) on this machine at np 2, 4 and
 # 16, the current build's main table at np 16 and np 4, the setup's
 # cost with the trips timed, and the tests at np 16.
-. "$(dirname "$0")/../device-np16-d/lease-common.sh"
+. "$(dirname "$0")/../device-np16-e/lease-queues.sh"     # lease-common.sh, setup
 
 # near NAME NP: the verbose line of every setup's nearness, np processes
 near() {
@@ -38,12 +38,6 @@ bench main-np4-warm-1 4 45 $main4 --cache warm
 bench main-np4-cold-1 4 45 $main4 --cache cold
 
 log "comm-setup"
-setup() {
-    local name=$1 np=$2; shift 2
-    [ "$(left)" -gt 30 ] || return
-    echo "$name $(timeout 60 mpirun -np "$np" "$@" "$B/bin/comm-setup" 1000 2>&1 | tail -n 1)" \
-        | tee -a "$R/setup.txt"
-}
 cs="--mca coll shmcico,tuned,basic,self,libnbc"
 for k in 1 2; do
     setup "keep-auto-$k" $N16 $cs
