@@ -42,7 +42,8 @@ case $config in
         for op in bcast scatter scatterv gather gatherv allgather allgatherv; do
             params+=(--mca "coll_shmcico_${op}_single_copy_min" 1
                      --mca "coll_shmcico_${op}_single_copy_max_procs" 0)
-        done ;;
+        done
+        params+=(--mca coll_shmcico_bcast_readers_single_copy_min 0) ;;
     queues) params=(--mca coll_shmcico_single_copy off) ;;
     *) echo "usage: mpich-coll.sh default|single-copy|queues" >&2; exit 2 ;;
 esac

@@ -119,7 +119,8 @@ every_op() {
 # single copy on communicators of any size
 any_size=$(every_op single_copy_max_procs 0)
 # every operation's crossover at one byte: every block by single copy
-single_everything="$(every_op single_copy_min 1)$any_size"
+# (a Bcast of 3 or more processes too: no readers' floor)
+single_everything="$(every_op single_copy_min 1)$any_size bcast_readers_single_copy_min 0"
 # every operation's crossover at 64 KiB: the transport tests go below, at
 # and above it whatever the defaults are
 crossovers_64k="$(every_op single_copy_min 65536)$any_size"
