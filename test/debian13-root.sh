@@ -33,7 +33,8 @@
 # point and commands in it may make mount namespaces of their own, as the
 # backing-store fault tests do), /proc, /sys, /dev and /dev/pts are
 # mounted in it, a fresh tmpfs on /dev/shm and /tmp, and each --bind DIR
-# (a directory of the host) at the same path; everything is unmounted
+# (a directory of the host) at the same path, and the host's
+# /etc/resolv.conf and /etc/hosts are copied in; everything is unmounted
 # again when COMMAND ends.  The exit status is COMMAND's.
 
 set -eu
@@ -132,7 +133,11 @@ inside() {
         mkdir -p "$dir$d"
         mount --bind "$d" "$dir$d"
     done
+    # the host's names: debootstrap leaves the root without /etc/hosts,
+    # which the simulated nodes' launcher (test/nodes.sh) copies and
+    # binds over with their names
     cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+    cp /etc/hosts "$dir/etc/hosts" 2>/dev/null || true
     status=0
     chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 "$@" || status=$?
