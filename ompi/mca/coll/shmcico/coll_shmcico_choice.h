@@ -31,12 +31,13 @@
  *  of the crossovers apply (measured at 2). */
 #define MCA_COLL_SHMCICO_NEAR_MAX_PROCS 4
 
-/** The near floor of op's crossover: coll_shmcico_near_single_copy_min
- *  (0: none), and for an operation with one writer and one reader per
- *  block (all but Allgather(v)) more than a bank's slots hold: a block
- *  that fits there is written at once, while its reader copies it out,
- *  which beat a kernel call at np 2 (docs/design.md, "Near and far,
- *  measured"). */
+/** The near floor of op's crossover on a near communicator of up to
+ *  MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes (else 0):
+ *  coll_shmcico_near_single_copy_min (0: none), and for an operation with
+ *  one writer and one reader per block (all but Allgather(v)) more than a
+ *  bank's slots hold: a block that fits there is written at once, while
+ *  its reader copies it out, which beat a kernel call at np 2
+ *  (docs/design.md, "Near and far, measured"). */
 static inline uint64_t mca_coll_shmcico_near_floor(const mca_coll_shmcico_module_t *module,
                                                    mca_coll_shmcico_op_t op)
 {
@@ -44,6 +45,9 @@ static inline uint64_t mca_coll_shmcico_near_floor(const mca_coll_shmcico_module
     uint64_t floor = module->params.near_single_min;
     uint64_t ring = (uint64_t) layout->bank_slots * layout->fragment_size;
 
+    if (!module->near || module->engine.nprocs > MCA_COLL_SHMCICO_NEAR_MAX_PROCS) {
+        return 0;
+    }
     if (0 == floor || MCA_COLL_SHMCICO_OP_ALLGATHER == op
         || MCA_COLL_SHMCICO_OP_ALLGATHERV == op) {
         return floor;
@@ -61,23 +65,19 @@ static inline uint64_t mca_coll_shmcico_readers_floor(const mca_coll_shmcico_mod
         ? module->params.readers_single_min : 0;
 }
 
-/** op's coll_shmcico_<op>_single_copy_min as in effect: raised to its
- *  readers' floor, and to its near floor on a near communicator of up
- *  to MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes (what MPI_Comm_get_info
+/** op's coll_shmcico_<op>_single_copy_min as in effect: the largest of
+ *  it, its readers' floor and its near floor (what MPI_Comm_get_info
  *  reports). */
 static inline uint64_t
 mca_coll_shmcico_single_min_in_effect(const mca_coll_shmcico_module_t *module,
                                       mca_coll_shmcico_op_t op)
 {
-    uint64_t min = module->params.single_min[op], floor;
+    uint64_t min = module->params.single_min[op];
+    uint64_t readers = mca_coll_shmcico_readers_floor(module, op);
+    uint64_t near = mca_coll_shmcico_near_floor(module, op);
 
-    floor = mca_coll_shmcico_readers_floor(module, op);
-    min = floor > min ? floor : min;
-    if (!module->near || module->engine.nprocs > MCA_COLL_SHMCICO_NEAR_MAX_PROCS) {
-        return min;
-    }
-    floor = mca_coll_shmcico_near_floor(module, op);
-    return floor > min ? floor : min;
+    min = readers > min ? readers : min;
+    return near > min ? near : min;
 }
 
 /** coll_shmcico_streaming_min as in effect: raised to
