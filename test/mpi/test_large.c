@@ -93,22 +93,46 @@ static void *must_alloc(size_t bytes, int rank, const char *what)
     return p;
 }
 
+/* rank's bytes repeat every 251: a chunk of PATTERN_BYTES (a multiple of
+ * 251) holds them from any offset that is a multiple of it, so blocks of
+ * gigabytes are filled and checked with memcpy() and memcmp() */
+#define PATTERN_BYTES ((size_t) 251 * 4096)
+
+static const unsigned char *pattern_of(int rank)
+{
+    static unsigned char pattern[PATTERN_BYTES];
+    static int made_for = -1;
+
+    for (size_t i = 0; made_for != rank && i < PATTERN_BYTES; ++i) {
+        pattern[i] = big_value(rank, i);
+    }
+    made_for = rank;
+    return pattern;
+}
+
 static void fill_block(unsigned char *block, size_t bytes, int rank)
 {
-    for (size_t i = 0; i < bytes; ++i) {
-        block[i] = big_value(rank, i);
+    const unsigned char *pattern = pattern_of(rank);
+
+    for (size_t at = 0; at < bytes; at += PATTERN_BYTES) {
+        memcpy(block + at, pattern, bytes - at < PATTERN_BYTES ? bytes - at : PATTERN_BYTES);
     }
 }
 
 /* block holds rank's bytes: checked, what = the call */
 static void check_block(const unsigned char *block, size_t bytes, int rank, const char *what)
 {
-    size_t i = 0;
+    const unsigned char *pattern = pattern_of(rank);
+    size_t at = 0, n = bytes < PATTERN_BYTES ? bytes : PATTERN_BYTES;
 
-    while (i < bytes && block[i] == big_value(rank, i)) {
-        ++i;
+    while (at < bytes && 0 == memcmp(block + at, pattern, n)) {
+        at += n;
+        n = bytes - at < PATTERN_BYTES ? bytes - at : PATTERN_BYTES;
     }
-    ST_CHECK(i == bytes, "%s: block of rank %d wrong at byte %zu", what, rank, i);
+    while (at < bytes && block[at] == big_value(rank, at)) {     /* the first wrong byte */
+        ++at;
+    }
+    ST_CHECK(at == bytes, "%s: block of rank %d wrong at byte %zu", what, rank, at);
 }
 
 static void fill_big(unsigned char *block, int rank)
