@@ -40,6 +40,16 @@ case $layout in
     *) echo "nodes.sh: unknown layout $layout" >&2; exit 2 ;;
 esac
 
+# Every node's processes share this machine's cores: where the job has
+# more processes than the machine has cores, they yield the core while
+# they wait, as Open MPI makes them on an oversubscribed node (its own
+# rule sees each simulated node's slots, which are not oversubscribed).
+# A test of 64-bit sizes across nodes took 11 min here without, 6 with.
+procs=$(tr ',' '\n' <<<"$hosts" | awk -F: '{ n += $2 } END { print n }')
+if [ "$procs" -gt "$(nproc)" ]; then
+    extra+=(--mca mpi_yield_when_idle 1)
+fi
+
 # node1 to node4, where the system does not know them, come from a copy
 # of /etc/hosts bound over it in a mount namespace of the job's own: the
 # system's file stays as it was
