@@ -16,7 +16,9 @@
 #     in this tree, then its valgrind and 64-bit suites (make -C test
 #     check-valgrind, check-large);
 #  2. the MPI part of the suite against Debian 13's packaged Open MPI 5.0,
-#     in a Debian 13 root made (once, then kept) by test/debian13-root.sh:
+#     with the user buffers on transparent huge pages (pass 1 has them on
+#     4 KiB pages), in a Debian 13 root made (once, then kept) by
+#     test/debian13-root.sh:
 #     the tree's distribution in build-deb13/, configured and built
 #     inside the root with the internal headers Debian's package lacks
 #     taken from its source package; then the 64-bit suite on one node
@@ -103,7 +105,7 @@ if [ "${SHMCICO_DEBIAN13_PASS:-yes}" != no ]; then
             echo "Debian $(cat /etc/debian_version), $(ompi_info --version | head -n 1)"
             ./configure -q
             make -s -j"$(nproc)"
-            make -s --no-print-directory -C test check SUITE=mpi' bash "$PWD/build-deb13"
+            SUITE_HUGE_PAGES=1 make -s --no-print-directory -C test check SUITE=mpi' bash "$PWD/build-deb13"
     ) 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     deb13="Open MPI $(sed -n 's/^openmpi //p' "$(test/debian13-root.sh path)/.coll-shmcico-root" \
