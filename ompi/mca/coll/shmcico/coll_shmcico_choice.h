@@ -42,8 +42,7 @@ static inline uint64_t mca_coll_shmcico_near_floor(const mca_coll_shmcico_module
                                                    mca_coll_shmcico_op_t op)
 {
     const mca_coll_shmcico_layout_t *layout = &module->engine.view.layout;
-    uint64_t floor = module->params.near_single_min;
-    uint64_t ring = (uint64_t) layout->bank_slots * layout->fragment_size;
+    uint64_t floor = module->params.near_single_min, ring;
 
     if (!module->near || module->engine.nprocs > MCA_COLL_SHMCICO_NEAR_MAX_PROCS) {
         return 0;
@@ -52,6 +51,7 @@ static inline uint64_t mca_coll_shmcico_near_floor(const mca_coll_shmcico_module
         || MCA_COLL_SHMCICO_OP_ALLGATHERV == op) {
         return floor;
     }
+    ring = (uint64_t) layout->bank_slots * layout->fragment_size;
     return floor > ring ? floor : ring + 1;
 }
 
