@@ -29,8 +29,11 @@
 # run-suite.sh calls it from the build's test directory with MPIRUN set.
 # The source package is downloaded once into $MPICH_SOURCE_CACHE
 # (/var/cache/coll-shmcico/mpich; apt's deb-src of this Debian release
-# is added if missing, which needs root), built once per Open MPI into
-# mpich-tests/ of the build's test directory.
+# is added if missing, which needs root), and its tests built once per
+# source package, mpicc and recipe below into tests-KEY/ there (KEY: a
+# checksum of the three), so that a fresh checkout's suite builds them
+# only the first time on a machine; where that cache is not writable,
+# into mpich-tests/ of the build's test directory.
 
 set -u
 : "${MPIRUN:?}"
@@ -49,7 +52,7 @@ case $config in
 esac
 
 cache=${MPICH_SOURCE_CACHE:-/var/cache/coll-shmcico/mpich}
-build=$PWD/mpich-tests
+build=                                  # set by build_tests
 mpicc=${MPICC:-$(dirname "$MPIRUN")/mpicc}
 report=$PWD/mpi/.libs/counters_report.so
 
@@ -93,30 +96,43 @@ fetch_source() {
         || { cat "$cache/download.log"; return 1; }
 }
 
-# the test directory configured and the tests above built, once per
-# source package and mpicc
-build_tests() {
-    local tarball stamp names
-    tarball=$(ls "$cache"/mpich_*.orig.tar.* | sort -V | tail -n 1)
-    stamp="$tarball $("$mpicc" --showme:version 2>&1 | head -n 1)"
-    if [ "$(cat "$build/stamp" 2>/dev/null)" = "$stamp" ]; then
-        return 0
-    fi
-    log "building MPICH's collective tests from $(basename "$tarball") with $mpicc"
-    rm -rf "$build" && mkdir -p "$build" || return 1
-    tar -xf "$tarball" -C "$build" --strip-components=1 --wildcards '*/test/mpi' || return 1
-    cd "$build/test/mpi" || return 1
+# the test directory configured and the tests above built into DIR
+compile_tests() {
+    local dir=$1 tarball=$2 names
+    rm -rf "$dir" && mkdir -p "$dir" || return 1
+    tar -xf "$tarball" -C "$dir" --strip-components=1 --wildcards '*/test/mpi' || return 1
     # dtpools calls MPI-1 functions that Open MPI's mpi.h no longer declares
     sed -i -e 's/MPI_Type_hvector(/MPI_Type_create_hvector(/g' \
-        -e 's/MPI_Type_hindexed(/MPI_Type_create_hindexed(/g' dtpools/src/dtpools_custom.c
+        -e 's/MPI_Type_hindexed(/MPI_Type_create_hindexed(/g' \
+        "$dir/test/mpi/dtpools/src/dtpools_custom.c"
     names=$(printf '%s\n' "${tests[@]}" | cut -d' ' -f1 | sort -u)
-    { env -u LD_PRELOAD ./configure CC="$mpicc" --disable-fortran --disable-cxx \
-          --disable-romio --disable-spawn --enable-strictmpi \
-          && env -u LD_PRELOAD make -C util -j"$(nproc)" \
-          && env -u LD_PRELOAD make -C dtpools -j"$(nproc)" \
-          && env -u LD_PRELOAD make -C coll -j"$(nproc)" $names; } >"$build/build.log" 2>&1 \
-        || { tail -n 30 "$build/build.log"; return 1; }
-    cd - >/dev/null && echo "$stamp" >"$build/stamp"
+    (cd "$dir/test/mpi" \
+         && env -u LD_PRELOAD ./configure CC="$mpicc" --disable-fortran --disable-cxx \
+                --disable-romio --disable-spawn --enable-strictmpi \
+         && env -u LD_PRELOAD make -C util -j"$(nproc)" \
+         && env -u LD_PRELOAD make -C dtpools -j"$(nproc)" \
+         && env -u LD_PRELOAD make -C coll -j"$(nproc)" $names) >"$dir/build.log" 2>&1 \
+        || { tail -n 30 "$dir/build.log"; return 1; }
+}
+
+# build: the tests built once per source package, mpicc and recipe (this
+# function's and compile_tests' text, the test list), in the cache where
+# it is writable; a build goes to a directory of its own first and is
+# renamed when whole, so that suites side by side never run half of one
+build_tests() {
+    local tarball key
+    tarball=$(ls "$cache"/mpich_*.orig.tar.* | sort -V | tail -n 1)
+    key=$({ echo "$tarball"; realpath "$mpicc"; "$mpicc" --showme:version 2>&1 | head -n 1
+            declare -f compile_tests build_tests; printf '%s\n' "${tests[@]}"; } \
+              | cksum | cut -d' ' -f1)
+    build=$cache/tests-$key
+    [ -w "$cache" ] || build=$PWD/mpich-tests/tests-$key
+    [ -f "$build/built" ] && return 0
+    log "building MPICH's collective tests from $(basename "$tarball") with $mpicc into $build"
+    mkdir -p "$(dirname "$build")" && compile_tests "$build.$$" "$tarball" || return 1
+    touch "$build.$$/built"
+    mv -T "$build.$$" "$build" 2>/dev/null || rm -rf "$build.$$"
+    [ -f "$build/built" ]
 }
 
 # run_test NAME NP ARGS...: one test; prints its line, returns 1 on failure
@@ -128,7 +144,7 @@ run_test() {
               ./"$name" "$@" 2>&1 </dev/null)
     local status=$?
     counters=$(echo "$out" | sed -n 's/^shmcico counters: //p' | tail -n 1)
-    echo "$counters" >>"$build/counters-$config"
+    echo "$counters" >>"$sums"
     if [ $status -eq 0 ] && echo "$out" | grep -q 'No Errors' \
         && [ "$(echo "$counters" | awk '{print $2}')" -gt 0 ] 2>/dev/null; then
         echo "  pass  $name np $np $* ($counters)"
@@ -140,7 +156,8 @@ run_test() {
 }
 
 fetch_source && build_tests || { echo "mpich-coll $config: 0 passed, 1 failed"; exit 1; }
-rm -f "$build/counters-$config"
+sums=$(mktemp) || exit 1
+trap 'rm -f "$sums"' EXIT
 passed=0 failed=0
 for t in "${tests[@]}"; do
     # shellcheck disable=SC2086
@@ -148,7 +165,7 @@ for t in "${tests[@]}"; do
 done
 # the sums over the run: "served N queue N single_copy N small N fallback N"
 read -r single queue <<<"$(awk '{s += $6; q += $4} END {print s + 0, q + 0}' \
-                               "$build/counters-$config")"
+                               "$sums")"
 log "over the run: $queue calls with a block through the queues, $single by single copy"
 case $config in
     default) [ "$single" -gt 0 ] && [ "$queue" -gt 0 ] \
