@@ -80,7 +80,7 @@ env_args=()
 for var in $(env | sed -n 's/^\(OMPI_MCA_[A-Za-z0-9_]*\)=.*/\1/p'); do
     env_args+=(-x "$var")
 done
-# (and glibc's tunables: the suite's huge pages)
+# (and glibc's tunables: the suite's huge or kept pages)
 [ -z "${GLIBC_TUNABLES:-}" ] || env_args+=(-x GLIBC_TUNABLES)
 # the launcher's own parameters: Open MPI 4.1's ORTE takes them as MCA
 # parameters, 5.0's PRRTE as its own (--prtemca; its rsh agent is

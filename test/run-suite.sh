@@ -94,8 +94,20 @@ huge_pages() {
     echo "user buffers on transparent huge pages (GLIBC_TUNABLES=$GLIBC_TUNABLES;" \
          "the kernel's setting: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null))"
 }
+# On 4 KiB pages the tests' buffers stay in their process once freed
+# (malloc never maps a block of its own, nor gives the heap's top back):
+# a test allocates and frees a buffer per size, root and type, and glibc
+# would otherwise map each one afresh, each page faulted and zeroed again.
+# The pages stay 4 KiB ones; test_transport at np 5 took 13.7 s with
+# 1.1 million page faults, 4.3 s with 71 thousand.
+kept_pages() {
+    export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=18446744073709551615"
+    echo "user buffers on 4 KiB pages, kept by malloc once freed (GLIBC_TUNABLES=$GLIBC_TUNABLES)"
+}
 if [ "${SUITE_HUGE_PAGES:-0}" = 1 ] || [ "$suite" = large ] || [ "$suite" = large-one-node ]; then
     huge_pages
+elif [ "$suite" != valgrind ]; then
+    kept_pages
 fi
 
 # A build with --enable-sanitizers: its runtime goes first into every
