@@ -37,7 +37,12 @@
 # the build's own configure options) in results/install-WAY/, checks what
 # configure and make install say, where the files went, and that make
 # uninstall leaves no file behind.  Prints "install-WAY: OK" when all of
-# it holds.
+# it holds.  With INSTALL_SHARED_TREE=DIR (run-suite.sh sets it, a
+# directory of its run's results), default, prefix and component-dir
+# take one copy in DIR/src, the first of them to run making and
+# building it: each configures it anew, which rewrites the Makefiles and
+# leaves the compiled objects as they are (no path is compiled in), and
+# the DSO is linked again for its own installation directory.
 
 set -u
 : "${MPIRUN:?}" "${OMPI_INFO:?}" "${OMPI_PKGLIBDIR:?}"
@@ -114,12 +119,24 @@ done
 # (with-prefixes runs configure's checks of hwloc and libnuma anew)
 [ "$way" = with-prefixes ] || options+=(--cache-file="$top/test/results/install-config.cache")
 
-echo "-- a copy of the distribution in $work/src"
-# (automake's distdir must be relative to the top build directory)
-make -s --no-print-directory -C "$top" distdir \
-    distdir="$(realpath --relative-to="$top" "$work/src")" >"$work/distdir.log" 2>&1 \
-    || { cat "$work/distdir.log"; echo "FAIL: make distdir"; exit 1; }
-cd "$work/src"
+src=$work/src
+case $way in
+    default|prefix|component-dir) src=${INSTALL_SHARED_TREE:+$INSTALL_SHARED_TREE/src} ;;
+esac
+src=${src:-$work/src}
+if [ -d "$src" ]; then
+    echo "-- the copy of the distribution in $src, configured anew"
+    # linked again below, for this way's installation directory
+    rm -f "$src/ompi/mca/coll/shmcico/mca_coll_shmcico.la"
+else
+    echo "-- a copy of the distribution in $src"
+    mkdir -p "$(dirname "$src")"
+    # (automake's distdir must be relative to the top build directory)
+    make -s --no-print-directory -C "$top" distdir \
+        distdir="$(realpath -m --relative-to="$top" "$src")" >"$work/distdir.log" 2>&1 \
+        || { cat "$work/distdir.log"; rm -rf "$src"; echo "FAIL: make distdir"; exit 1; }
+fi
+cd "$src"
 
 system_before=$(ls -l --time-style=full-iso "$OMPI_PKGLIBDIR" 2>/dev/null | grep shmcico)
 case $way in

@@ -787,10 +787,13 @@ default_suite() {
     # MPI; libraries in other prefixes and a build apart from the sources
     # are the build system's alone: a second Open MPI's pass leaves them
     # out (its own build is of the distribution, in a directory of its own)
+    # (the three ways of every pass share one copy and its objects: each
+    # configures it anew; install.sh)
     local ways="default prefix component-dir"
     [ "$suite" != default ] || ways="$ways with-prefixes vpath"
     for way in $ways; do
-        run_case "install-$way" 600 -- "$srcdir_abs/install.sh" "$way"
+        run_case "install-$way" 600 -- env INSTALL_SHARED_TREE="$results/install-shared" \
+            "$srcdir_abs/install.sh" "$way"
     done
 }
 
