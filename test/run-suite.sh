@@ -74,9 +74,12 @@ export OMPI_MCA_coll_shmcico_backing_dir="$suite_shm"
 # the operations the component serves, as its parameters name them
 all_ops="bcast scatter scatterv gather gatherv allgather allgatherv"
 # The tests exercise shared memory at every size: no size limit unless a
-# case sets one (the command line wins over the environment).
+# case sets one (the command line wins over the environment).  Nor the
+# slow-kernel floors, which follow a timing at startup: the cases that
+# check transports set them with a fixed verdict (below).
 for op in $all_ops; do
     export "OMPI_MCA_coll_shmcico_${op}_max_bytes=0"
+    export "OMPI_MCA_coll_shmcico_${op}_slow_kernel_single_copy_min=0"
 done
 shm_before=$(ls -1 /dev/shm | grep -c '^shmcico-[0-9a-f]*$')
 # the simulated nodes' names live in a private copy of /etc/hosts
@@ -529,6 +532,32 @@ default_suite() {
         run_case "transport-default-crossovers-np$np" 300 --expect 'single copy (cma|smsc)' \
             -- bash -c "mpi $np verbose 10 -- mpi/test_transport single"
     done
+    # where the kernel's copy is slow (coll_shmcico_cache_probe_kernel_ratio
+    # 1: every ratio measured is at least that), on up to 4 processes a
+    # sender's block goes by single copy only from its operation's
+    # slow-kernel floor, and its receivers follow; at np 5 no floor
+    local slow_floors
+    slow_floors="$(every_op slow_kernel_single_copy_min 131072) cache_probe_kernel_ratio 1"
+    for np in 2 4 5; do
+        run_case "transport-slow-kernel-np$np" 300 --expect "the kernel's copy is slow" \
+            -- bash -c "mpi $np verbose 10 $crossovers_64k $slow_floors -- mpi/test_transport single"
+    done
+    # the default floors over the default crossovers (what a user gets
+    # where the kernel's copy is slow), and with the ratio 0 none
+    local default_floors=(env)
+    for op in $all_ops; do
+        default_floors+=(-u "OMPI_MCA_coll_shmcico_${op}_slow_kernel_single_copy_min")
+    done
+    for np in 2 3; do
+        run_case "transport-slow-kernel-default-floors-np$np" 300 \
+            --expect "the kernel's copy is slow" \
+            -- "${default_floors[@]}" bash -c "mpi $np verbose 10 cache_probe_kernel_ratio 1 \
+                                                   -- mpi/test_transport single"
+    done
+    run_case transport-kernel-ratio-0-no-floor-np2 300 --expect 'no slow-kernel floor' \
+        --reject "the kernel's copy is slow" \
+        -- "${default_floors[@]}" bash -c "mpi 2 verbose 10 cache_probe_kernel_ratio 0 \
+                                               -- mpi/test_transport single"
     run_case transport-single-copy-off-np3 300 \
         -- bash -c "mpi 3 single_copy off $crossovers_64k -- mpi/test_transport off"
     # streaming stores from another threshold, and none

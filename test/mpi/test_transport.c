@@ -38,6 +38,11 @@
  *    ordinary stores; where they are near and the communicator has at
  *    most 4 processes, the crossovers are at least
  *    coll_shmcico_near_single_copy_min;
+ *  - where every process finds the kernel's copy slow at startup (the
+ *    run's coll_shmcico_cache_probe_kernel_ratio 1) and the communicator
+ *    has at most 4 processes, a block goes by single copy only from its
+ *    operation's coll_shmcico_<op>_slow_kernel_single_copy_min: its
+ *    sender's choice, which its receivers follow;
  *  - an Allgather process whose receive buffer is bad still sends its
  *    block, which the others receive, and counts it cold where the
  *    probe finds it so;
@@ -176,7 +181,14 @@ static limits_t limits_of(st_op op)
 {
     limits_t l;
 
+    int known;
+
     l.min = (size_t) st_single_min(op, size, near);
+    if (single_works) {
+        /* every process finds the kernel slow, or none: each sender's floor */
+        size_t floor = (size_t) st_slow_kernel_min(op, size, &known);
+        l.min = floor > l.min ? floor : l.min;
+    }
     l.probe_max = (size_t) st_probe_max(op, size);
     l.single = single_works && st_single_copy_procs_ok(op, size);
     return l;
@@ -493,6 +505,7 @@ static int found_near(void)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
+    int known;
 
     if (0 == strcmp(mode, "refused")) {
         /* before MPI_Init: no process of the job may read another's memory */
@@ -512,10 +525,18 @@ int main(int argc, char **argv)
         st_fail("usage: test_transport single|cold|off|refused (at most 64 processes)");
         return st_finish("test_transport");
     }
-    /* the probe times loads: only its two fixed answers are deterministic */
+    /* the probe times loads: only its two fixed answers are deterministic;
+     * the slow-kernel floors apply as the kernel's copy measured at startup */
     if (all_cold ? 1 != st_cvar("cache_probe_ns") : 0 != st_cvar("cache_probe")) {
         st_fail("test_transport %s needs coll_shmcico_%s", mode,
                 all_cold ? "cache_probe_ns 1" : "cache_probe 0");
+        return st_finish("test_transport");
+    }
+    (void) st_slow_kernel_min(ST_BCAST, size, &known);
+    if (!known) {
+        st_fail("test_transport needs coll_shmcico_<op>_slow_kernel_single_copy_min 0, "
+                "or coll_shmcico_cache_probe_kernel_ratio 1 (every process finds the "
+                "kernel's copy slow) or 0 (none)");
         return st_finish("test_transport");
     }
     near = found_near();

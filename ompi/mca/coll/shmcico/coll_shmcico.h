@@ -143,6 +143,11 @@ typedef struct mca_coll_shmcico_component_t {
     uint64_t readers_probe_max;     /**< on 3 or more processes, the largest Bcast
                                          block probed, probe_sent or not; 0: none
                                          (parameter) */
+    uint64_t slow_kernel_single_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< where kernel_slow,
+                                    the least crossover of the blocks this process
+                                    sends (parameter; 0: none) */
+    bool kernel_slow;               /**< this process found the kernel's copy of cold data
+                                         slow (probe_kernel_ratio), at startup */
 
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
@@ -208,6 +213,7 @@ typedef struct mca_coll_shmcico_dstream_t {
  *  buffers on one communicator (coll_shmcico_copy.c). */
 typedef struct mca_coll_shmcico_copy_t {
     mca_coll_shmcico_single_mode_t mode;    /**< CMA, SMSC, or OFF */
+    bool kernel;                    /**< each copy is a system call (CMA, smsc's cma) */
     int32_t *pids;                  /**< CMA: every process's pid */
     void **endpoints;               /**< smsc: every process's endpoint */
     struct ompi_communicator_t *comm;

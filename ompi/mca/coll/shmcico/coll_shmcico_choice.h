@@ -17,9 +17,9 @@
  * streaming or ordinary stores (coll_shmcico_streaming_min, and
  * coll_shmcico_near_streaming_min where the processes are near one
  * another: coll_shmcico_nearness.h).  Each sender decides alone from
- * these (docs/protocol.md, "Who decides the transport"); the cache probe
- * may still turn a block that its size sends by single copy into the
- * queues (coll_shmcico_residency.h).
+ * these (docs/protocol.md, "Who decides the transport"); the slow-kernel
+ * floor of the sending process and the cache probe may still turn a
+ * block that its size sends by single copy into the queues.
  */
 
 #ifndef MCA_COLL_SHMCICO_CHOICE_H
@@ -139,6 +139,28 @@ static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_mod
     uint64_t from = mca_coll_shmcico_streaming_from(module);
 
     return UINT64_MAX != from && bytes >= from;
+}
+
+/** The most processes of a communicator on which a sender's slow-kernel
+ *  floor applies (measured at 2, as the near floors). */
+#define MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS 4
+
+/** The slow-kernel floor of the blocks this process sends (0: none):
+ *  coll_shmcico_<op>_slow_kernel_single_copy_min where its startup found the
+ *  kernel's copy of cold data slow (coll_shmcico_cache_probe_kernel_ratio),
+ *  each single copy is a kernel call and the communicator has at most
+ *  MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS processes: there the queues'
+ *  two copies beat a kernel call up to about 128 KiB (docs/design.md,
+ *  "Where the kernel's copy is slow").  Per process, as the probe: the
+ *  sender's first flag tells its receivers. */
+static inline uint64_t mca_coll_shmcico_slow_kernel_floor(const mca_coll_shmcico_module_t *module,
+                                                          mca_coll_shmcico_op_t op)
+{
+    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+
+    return c->kernel_slow && module->copy.kernel
+        && module->engine.nprocs <= MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS
+        ? c->slow_kernel_single_min[op] : 0;
 }
 
 /** The largest block of op that its sender probes (coll_shmcico_residency.h;

@@ -160,11 +160,23 @@ static bool smsc_usable(const char **why)
     return true;
 }
 
+/* whether each copy of the mode is a system call: smsc's cma (xpmem maps) */
+static bool smsc_by_kernel(mca_coll_shmcico_single_mode_t mode)
+{
+    return MCA_COLL_SHMCICO_SINGLE_SMSC == mode && !mca_smsc_base_has_feature(MCA_SMSC_FEATURE_CAN_MAP);
+}
+
 #else
 
 static bool smsc_usable(const char **why)
 {
     *why = "this Open MPI has no smsc framework (4.1)";
+    return false;
+}
+
+static bool smsc_by_kernel(mca_coll_shmcico_single_mode_t mode)
+{
+    (void) mode;
     return false;
 }
 
@@ -214,6 +226,7 @@ void mca_coll_shmcico_copy_open(mca_coll_shmcico_module_t *module,
     if (MCA_COLL_SHMCICO_SINGLE_CMA == copy->mode) {
         module->engine.copier.copy = cma_copy;
     }
+    copy->kernel = MCA_COLL_SHMCICO_SINGLE_CMA == copy->mode || smsc_by_kernel(copy->mode);
 }
 
 bool mca_coll_shmcico_copy_probe(mca_coll_shmcico_module_t *module, int peer)

@@ -70,6 +70,10 @@
  * 1.23 warm: it stays at 16 KiB). */
 static const struct {
     size_t single_min;
+    size_t slow_kernel_min;     /* where the kernel's copy is slow: the np 2 sweeps of
+                                   docs/results/slow-kernel-np2 in two states of one
+                                   host (queues 0.43 to 0.79 of coll/tuned below these,
+                                   single copy 0.91 to 1.24 there) */
     size_t probe_max;
     size_t own_streaming_min;   /* the better worst case of two hosts: on one (L2 2 MiB
                                    per core, docs/results/own-streaming-np2) streaming
@@ -89,13 +93,14 @@ static const struct {
                                    4 MiB, at 8 processes 0.74 to 1.46, at 4 processes
                                    0.58 to 0.94 warm; 0: no limit */
 } op_defaults[MCA_COLL_SHMCICO_OP_COUNT] = {
-    { (size_t) 10 << 10, (size_t) 8 << 20, (size_t) 8 << 20, 4 },  /* bcast: no own block */
-    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 0 },    /* scatter */
-    { (size_t) 8 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 0 },    /* scatterv */
-    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gather */
-    { (size_t) 16 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gatherv */
-    { (size_t) 12 << 10, 0, (size_t) 8 << 20, 8 },                  /* allgather */
-    { (size_t) 12 << 10, 0, (size_t) 8 << 20, 8 }                   /* allgatherv */
+    /* bcast: no own block */
+    { (size_t) 10 << 10, (size_t) 128 << 10, (size_t) 8 << 20, (size_t) 8 << 20, 4 },
+    { (size_t) 8 << 10, (size_t) 96 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 0 },   /* scatter */
+    { (size_t) 8 << 10, (size_t) 96 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 0 },   /* scatterv */
+    { (size_t) 16 << 10, (size_t) 192 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gather */
+    { (size_t) 16 << 10, (size_t) 192 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gatherv */
+    { (size_t) 12 << 10, (size_t) 64 << 10, 0, (size_t) 8 << 20, 8 },   /* allgather */
+    { (size_t) 12 << 10, (size_t) 64 << 10, 0, (size_t) 8 << 20, 8 }    /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
@@ -247,6 +252,17 @@ static void register_op_params(void)
                  "through the queues.  0: no limit", op_names[op]);
         c->params.single_max_procs[op] = op_defaults[op].single_max_procs;
         register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_max_procs[op]);
+
+        snprintf(name, sizeof(name), "%s_slow_kernel_single_copy_min", op_names[op]);
+        snprintf(help, sizeof(help),
+                 "Where this process found the kernel's copy slow at startup "
+                 "(coll_shmcico_cache_probe_kernel_ratio), single copy is a kernel "
+                 "call (CMA, smsc's cma) and the communicator has at most 4 processes: "
+                 "the smallest %s block it sends by single copy, if larger than "
+                 "coll_shmcico_%s_single_copy_min (its receivers follow); 0: none",
+                 op_names[op], op_names[op]);
+        c->slow_kernel_single_min[op] = op_defaults[op].slow_kernel_min;
+        register_size(name, help, OPAL_INFO_LVL_5, &c->slow_kernel_single_min[op]);
 
         snprintf(name, sizeof(name), "%s_cache_probe_max", op_names[op]);
         snprintf(help, sizeof(help),
@@ -419,8 +435,11 @@ static void register_probe_params(void)
                   "With the calibrated probe (cache_probe_ns 0): the least time of "
                   "the kernel's copy between processes of a 256 KiB block from memory, "
                   "in hundredths of memcpy's, measured at startup, for which the "
-                  "probe runs; below it cold blocks go by single copy, faster than "
-                  "the queues there.  0: probe whatever the kernel's copy takes",
+                  "probe runs and coll_shmcico_<op>_slow_kernel_single_copy_min "
+                  "applies; "
+                  "below it cold blocks go by single copy, faster than the queues "
+                  "there.  0: probe whatever the kernel's copy takes, and no "
+                  "slow-kernel floor",
                   OPAL_INFO_LVL_6, &c->probe_kernel_ratio);
     c->readers_probe_max = DEFAULT_READERS_PROBE_MAX;
     register_size("bcast_readers_cache_probe_max",

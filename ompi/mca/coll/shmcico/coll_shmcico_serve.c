@@ -143,19 +143,22 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
 }
 
 /* A block this process sends to another, which its size sends by single
- * copy, goes through the queues when the cache probe finds it cold
- * (coll_shmcico_residency.h); returns whether it did. */
+ * copy, goes through the queues below this process's slow-kernel floor
+ * (coll_shmcico_choice.h) or when the cache probe finds it cold
+ * (coll_shmcico_residency.h); returns whether the probe found it cold. */
 static bool probe_block(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                         mca_coll_shmcico_block_t *block)
 {
     const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    bool below_floor = block->stream->length < mca_coll_shmcico_slow_kernel_floor(module, op);
+    bool cold = block->single && !below_floor
+        && block->stream->length <= mca_coll_shmcico_probe_max(module, op)
+        && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold);
 
-    if (block->single && block->stream->length <= mca_coll_shmcico_probe_max(module, op)
-        && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold)) {
+    if (block->single && (below_floor || cold)) {
         *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
-        return true;
     }
-    return false;
+    return cold;
 }
 
 /* every block of buf, or empty ones when the arguments are bad; the

@@ -36,6 +36,10 @@ static limits_t limits_of(const mca_coll_shmcico_module_t *module, mca_coll_shmc
 {
     uint64_t fragment = module->engine.view.layout.fragment_size;
     uint64_t single_from = mca_coll_shmcico_single_from(module, op);
+    uint64_t floor = mca_coll_shmcico_slow_kernel_floor(module, op);
+
+    /* this process's blocks below its slow-kernel floor go through a queue */
+    single_from = floor > single_from ? floor : single_from;
 
     return (limits_t) {
         .small_max = single_from - 1 < fragment ? single_from - 1 : fragment,
@@ -45,7 +49,8 @@ static limits_t limits_of(const mca_coll_shmcico_module_t *module, mca_coll_shmc
 
 /* A span of bytes at start (true lower bound added) when the small path
  * takes it: one fragment that does not go by single copy
- * (mca_coll_shmcico_single_from(), as the skeleton decides), and not in
+ * (mca_coll_shmcico_single_from() and the slow-kernel floor, as the
+ * skeleton decides), and not in
  * page 0, which the skeleton reports as a bad buffer. */
 static bool small_span(const limits_t *limits, const char *start, uint64_t bytes,
                        mca_coll_shmcico_span_t *span)
