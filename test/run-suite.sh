@@ -857,11 +857,23 @@ valgrind_single_copy() {
     valgrind_case "$@"
 }
 
+# the same with every process finding the kernel's copy slow: the
+# slow-kernel floors at 128 KiB over crossovers at 64 KiB
+valgrind_slow_kernel() {
+    local op
+    for op in $all_ops; do
+        local -x "OMPI_MCA_coll_shmcico_${op}_slow_kernel_single_copy_min=131072"
+    done
+    local -x OMPI_MCA_coll_shmcico_cache_probe_kernel_ratio=1
+    valgrind_single_copy "$@"
+}
+
 valgrind_suite() {
     echo "== valgrind memcheck, np 2"
     # both transports below, at and above the crossovers, the counters
     # proving which one served each block
     valgrind_single_copy valgrind-transport-single mpi/test_transport single
+    valgrind_slow_kernel valgrind-transport-slow-kernel mpi/test_transport single
     valgrind_case valgrind-bcast mpi/test_bcast --no-huge
     for op in scatterv gatherv allgatherv; do
         valgrind_case "valgrind-$op" mpi/test_vector $op
