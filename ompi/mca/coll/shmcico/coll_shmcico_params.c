@@ -17,6 +17,7 @@
 
 #include "ompi_config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,58 +221,58 @@ static void register_own_streaming(int op)
     register_size(name, help, OPAL_INFO_LVL_5, &c->params.own_streaming_min[op]);
 }
 
+/* coll_shmcico_<op>_SUFFIX at *storage, whose default is value; help is
+ * a format whose arguments follow (the operation's name, mostly) */
+static void register_op_size(int op, const char *suffix, uint64_t *storage, uint64_t value,
+                             const char *help, ...)
+{
+    char name[64], text[384];
+    va_list args;
+
+    snprintf(name, sizeof(name), "%s_%s", op_names[op], suffix);
+    va_start(args, help);
+    vsnprintf(text, sizeof(text), help, args);
+    va_end(args);
+    *storage = value;
+    register_size(name, text, OPAL_INFO_LVL_5, storage);
+}
+
 static void register_op_params(void)
 {
     mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
-    char name[64], help[384];
 
     for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
-        snprintf(name, sizeof(name), "%s_max_bytes", op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Largest %s served, in bytes of the message (bcast) or of the "
-                 "largest process block (the others), as the deciding process "
-                 "(root, or rank 0) sees it; larger calls go to the previous "
-                 "component.  0: no limit (a limit makes %s processes wait for "
-                 "that decision)", op_names[op],
-                 op >= MCA_COLL_SHMCICO_OP_GATHER ? "the sending" : "no");
-        c->params.max_bytes[op] = 0;
-        register_size(name, help, OPAL_INFO_LVL_5, &c->params.max_bytes[op]);
+        const char *name = op_names[op];
 
-        snprintf(name, sizeof(name), "%s_single_copy_min", op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Smallest block of a %s (bytes) that goes straight between user "
-                 "buffers (single copy) rather than through the shared queues",
-                 op_names[op]);
-        c->params.single_min[op] = op_defaults[op].single_min;
-        register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_min[op]);
-
-        snprintf(name, sizeof(name), "%s_single_copy_max_procs", op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Most processes of a communicator (of a node's, across nodes) whose "
-                 "%s blocks may go by single copy; on a larger one every block goes "
-                 "through the queues.  0: no limit", op_names[op]);
-        c->params.single_max_procs[op] = op_defaults[op].single_max_procs;
-        register_size(name, help, OPAL_INFO_LVL_5, &c->params.single_max_procs[op]);
-
-        snprintf(name, sizeof(name), "%s_slow_kernel_single_copy_min", op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Where this process found the kernel's copy slow at startup "
-                 "(coll_shmcico_cache_probe_kernel_ratio), single copy is a kernel "
-                 "call (CMA, smsc's cma) and the communicator has at most 4 processes: "
-                 "the smallest %s block it sends by single copy, if larger than "
-                 "coll_shmcico_%s_single_copy_min (its receivers follow); 0: none",
-                 op_names[op], op_names[op]);
-        c->slow_kernel_single_min[op] = op_defaults[op].slow_kernel_min;
-        register_size(name, help, OPAL_INFO_LVL_5, &c->slow_kernel_single_min[op]);
-
-        snprintf(name, sizeof(name), "%s_cache_probe_max", op_names[op]);
-        snprintf(help, sizeof(help),
-                 "Largest block of a %s (bytes) whose sender, where its size says "
-                 "single copy, first probes whether it sits in the caches "
-                 "(coll_shmcico_cache_probe).  0: no probe", op_names[op]);
-        c->probe_max[op] = op_defaults[op].probe_max;
-        register_size(name, help, OPAL_INFO_LVL_5, &c->probe_max[op]);
-
+        register_op_size(op, "max_bytes", &c->params.max_bytes[op], 0,
+                         "Largest %s served, in bytes of the message (bcast) or of the "
+                         "largest process block (the others), as the deciding process "
+                         "(root, or rank 0) sees it; larger calls go to the previous "
+                         "component.  0: no limit (a limit makes %s processes wait for "
+                         "that decision)", name,
+                         op >= MCA_COLL_SHMCICO_OP_GATHER ? "the sending" : "no");
+        register_op_size(op, "single_copy_min", &c->params.single_min[op],
+                         op_defaults[op].single_min,
+                         "Smallest block of a %s (bytes) that goes straight between user "
+                         "buffers (single copy) rather than through the shared queues",
+                         name);
+        register_op_size(op, "single_copy_max_procs", &c->params.single_max_procs[op],
+                         op_defaults[op].single_max_procs,
+                         "Most processes of a communicator (of a node's, across nodes) "
+                         "whose %s blocks may go by single copy; on a larger one every "
+                         "block goes through the queues.  0: no limit", name);
+        register_op_size(op, "slow_kernel_single_copy_min", &c->slow_kernel_single_min[op],
+                         op_defaults[op].slow_kernel_min,
+                         "Where this process found the kernel's copy slow at startup "
+                         "(coll_shmcico_cache_probe_kernel_ratio), single copy is a "
+                         "kernel call (CMA, smsc's cma) and the communicator has at most "
+                         "4 processes: the smallest %s block it sends by single copy, if "
+                         "larger than coll_shmcico_%s_single_copy_min (its receivers "
+                         "follow); 0: none", name, name);
+        register_op_size(op, "cache_probe_max", &c->probe_max[op], op_defaults[op].probe_max,
+                         "Largest block of a %s (bytes) whose sender, where its size says "
+                         "single copy, first probes whether it sits in the caches "
+                         "(coll_shmcico_cache_probe).  0: no probe", name);
         c->params.own_streaming_min[op] = op_defaults[op].own_streaming_min;
         if (MCA_COLL_SHMCICO_OP_BCAST != op) {
             register_own_streaming(op);
