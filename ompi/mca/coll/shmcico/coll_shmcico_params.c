@@ -73,8 +73,8 @@ static const struct {
     size_t single_min;
     size_t slow_kernel_min;     /* where the kernel's copy is slow: the np 2 sweeps of
                                    docs/results/slow-kernel-np2 in two states of one
-                                   host (queues 0.43 to 0.79 of coll/tuned below these,
-                                   single copy 0.91 to 1.24 there) */
+                                   host (warm below these the queues took 0.24 to 0.84
+                                   of coll/tuned's time, single copy 0.61 to 1.24) */
     size_t probe_max;
     size_t own_streaming_min;   /* the better worst case of two hosts: on one (L2 2 MiB
                                    per core, docs/results/own-streaming-np2) streaming
