@@ -386,7 +386,7 @@ default_suite() {
     run_case cache-probe-on-by-default 60 \
         --expect 'coll_shmcico_cache_probe" \(current value: "true", data source: default' \
         --expect 'coll_shmcico_gather_cache_probe_max" \(current value: "262144", data source: default' \
-        --expect 'coll_shmcico_allgatherv_cache_probe_max" \(current value: "0", data source: default' \
+        --expect 'coll_shmcico_allgatherv_cache_probe_max" \(current value: "4194304", data source: default' \
         -- env -u OMPI_MCA_coll_shmcico_cache_probe \
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case nearness-measured-by-default 60 \
@@ -622,12 +622,12 @@ default_suite() {
     done
 
     echo "== cache probe: cold blocks through the queues"
-    # at np 3, Allgather(v) blocks are probed too (their probe is off by
-    # default)
+    # at np 3, Allgather(v) blocks are not probed (their probe max 0), at
+    # the others up to the default 4 MiB
     for np in 2 3 4 5; do
         probe_allgather=
-        [ $np = 3 ] && probe_allgather="allgather_cache_probe_max 1048576 \
-                                        allgatherv_cache_probe_max 1048576"
+        [ $np = 3 ] && probe_allgather="allgather_cache_probe_max 0 \
+                                        allgatherv_cache_probe_max 0"
         run_case "transport-cold-np$np" 300 \
             -- bash -c "mpi $np cache_probe 1 cache_probe_ns 1 $crossovers_64k \
                             $probe_allgather -- mpi/test_transport cold"
