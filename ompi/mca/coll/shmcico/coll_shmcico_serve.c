@@ -114,11 +114,22 @@ static mca_coll_shmcico_help_t helper_of(mca_coll_shmcico_op_t op, int nprocs)
     }
 }
 
+/* Whether a block of this size goes by single copy: its operation's
+ * crossover, and for a block this process sends to another (goes_out)
+ * this process's slow-kernel floor (coll_shmcico_choice.h) */
+static bool single_block(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                         uint64_t bytes, bool goes_out)
+{
+    return mca_coll_shmcico_single_by_size(module, op, bytes)
+        && !(goes_out && bytes < mca_coll_shmcico_slow_kernel_floor(module, op));
+}
+
 /* One block: its stream, and its region when it may go by single copy
  * (pieces, *found: as mca_coll_shmcico_region_init() takes them). */
 static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op, int i,
                        const void *buf, size_t count, struct ompi_datatype_t *dtype,
-                       bool sending, mca_coll_shmcico_piece_t *pieces, int64_t *found)
+                       bool sending, bool goes_out, mca_coll_shmcico_piece_t *pieces,
+                       int64_t *found)
 {
     mca_coll_shmcico_block_t *block = &module->blocks[i];
     uint64_t bytes;
@@ -131,7 +142,7 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
         && NULL != module->streams[i].stream.contig
         && mca_coll_shmcico_own_streaming_by_size(module, op, bytes);
     *block = (mca_coll_shmcico_block_t) { .stream = &module->streams[i].stream };
-    if (mca_coll_shmcico_single_by_size(module, op, bytes)
+    if (single_block(module, op, bytes, goes_out)
         && mca_coll_shmcico_region_init(&module->regions[i], pieces, module->max_pieces,
                                         found, buf, count, dtype)) {
         block->region = &module->regions[i];
@@ -142,20 +153,17 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
     }
 }
 
-/* A block this process sends to another, which its size sends by single
- * copy, goes through the queues below this process's slow-kernel floor
- * (coll_shmcico_choice.h) or when the cache probe finds it cold
- * (coll_shmcico_residency.h); returns whether the probe found it cold. */
+/* A block this process sends to another by single copy goes through the
+ * queues when the cache probe finds it cold (coll_shmcico_residency.h);
+ * returns whether it did */
 static bool probe_block(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                         mca_coll_shmcico_block_t *block)
 {
     const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
-    bool below_floor = block->stream->length < mca_coll_shmcico_slow_kernel_floor(module, op);
-    bool cold = block->single && !below_floor
-        && block->stream->length <= mca_coll_shmcico_probe_max(module, op)
+    bool cold = block->single && block->stream->length <= mca_coll_shmcico_probe_max(module, op)
         && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold);
 
-    if (block->single && (below_floor || cold)) {
+    if (cold) {
         *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
     }
     return cold;
@@ -177,7 +185,7 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
                    ok ? mca_coll_shmcico_block_start(a->blocks_buf, &a->layout,
                                                      a->blocks_type, i) : NULL,
                    ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
-                   sending, module->pieces[1], &found);
+                   sending, sending && i != a->root, module->pieces[1], &found);
         if (sending && i != a->root && probe_block(module, a->op, &module->blocks[i])) {
             ++*cold;
         }
@@ -227,8 +235,8 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         buf = NULL;
         count = 0;
     }
-    open_block(module, a->op, p, buf, count, type, own_sends(a, me), module->pieces[0],
-               &(int64_t) { 0 });
+    open_block(module, a->op, p, buf, count, type, own_sends(a, me), own_goes_out(a, me),
+               module->pieces[0], &(int64_t) { 0 });
     if (own_goes_out(a, me) && probe_block(module, a->op, &module->blocks[p])) {
         ++*cold;
     }
