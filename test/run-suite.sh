@@ -563,6 +563,27 @@ default_suite() {
         --reject "the kernel's copy is slow" \
         -- "${default_floors[@]}" bash -c "mpi 2 verbose 10 cache_probe_kernel_ratio 0 \
                                                -- mpi/test_transport single"
+    # one verdict per communicator, rank 0's parameters: the median of
+    # the measures taken (here rank 0's alone: the others, with the ratio
+    # 0, measure nothing) against rank 0's ratio, and rank 0's floors
+    local env0="$srcdir_abs/rank-env.sh" not_0 floors_0=""
+    for op in $all_ops; do
+        floors_0="$floors_0 OMPI_MCA_coll_shmcico_${op}_slow_kernel_single_copy_min=0"
+    done
+    not_0=("$env0" 1 OMPI_MCA_coll_shmcico_cache_probe_kernel_ratio=0 --
+           "$env0" 2 OMPI_MCA_coll_shmcico_cache_probe_kernel_ratio=0 --)
+    run_case transport-slow-kernel-agreed-np3 300 \
+        --expect "the median of 1 processes' measures.*the kernel's copy is slow" \
+        --reject 'no slow-kernel floor' \
+        -- bash -c "mpi 3 verbose 10 $crossovers_64k $slow_floors -- ${not_0[*]} mpi/test_transport single"
+    run_case transport-slow-kernel-rank0-ratio-0-np3 300 --expect 'no slow-kernel floor' \
+        --reject "the kernel's copy is slow" \
+        -- bash -c "mpi 3 verbose 10 $crossovers_64k $slow_floors \
+                        -- $env0 0 OMPI_MCA_coll_shmcico_cache_probe_kernel_ratio=0 \
+                        -- mpi/test_transport single"
+    run_case transport-slow-kernel-rank0-floors-np3 300 --expect "the kernel's copy is slow" \
+        -- bash -c "mpi 3 verbose 10 $crossovers_64k $slow_floors \
+                        -- $env0 1 $floors_0 -- $env0 2 $floors_0 -- mpi/test_transport single"
     run_case transport-single-copy-off-np3 300 \
         -- bash -c "mpi 3 single_copy off $crossovers_64k -- mpi/test_transport off"
     # streaming stores from another threshold, and none

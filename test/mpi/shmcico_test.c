@@ -259,20 +259,6 @@ unsigned long long st_single_min(st_op op, int procs, int near)
     return at_least(floor, min);
 }
 
-unsigned long long st_slow_kernel_min(st_op op, int procs, int *known)
-{
-    char name[64];
-    unsigned long long ratio = st_cvar("cache_probe_kernel_ratio"), floors = 0;
-
-    for (int o = 0; o < ST_NOPS; ++o) {
-        snprintf(name, sizeof(name), "%s_slow_kernel_single_copy_min", st_op_name((st_op) o));
-        floors |= st_cvar(name);
-    }
-    *known = 0 == floors || ratio <= 1;
-    snprintf(name, sizeof(name), "%s_slow_kernel_single_copy_min", st_op_name(op));
-    return 1 == ratio && procs <= 4 ? st_cvar(name) : 0;
-}
-
 unsigned long long st_probe_max(st_op op, int procs)
 {
     char name[64];

@@ -167,15 +167,6 @@ int st_single_copy_procs_ok(st_op op, int procs);
  * of a bank's slots (coll_shmcico_slots / coll_shmcico_banks fragments). */
 unsigned long long st_single_min(st_op op, int procs, int near);
 
-/* the slow-kernel floor of the blocks a process sends on a communicator
- * of procs processes where single copy works: its
- * coll_shmcico_<op>_slow_kernel_single_copy_min on at most 4 processes
- * where the run makes every process find the kernel's copy slow
- * (coll_shmcico_cache_probe_kernel_ratio 1: any measured ratio is at
- * least that), else 0.  *known: whether the parameters make it certain
- * (floors 0, the ratio 1, or the ratio 0: never measured). */
-unsigned long long st_slow_kernel_min(st_op op, int procs, int *known);
-
 /* The largest block of op that its sender probes on a communicator of
  * procs processes, where the probe of blocks sent is on (as with
  * coll_shmcico_cache_probe_ns set): coll_shmcico_<op>_cache_probe_max,

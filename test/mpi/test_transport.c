@@ -38,11 +38,15 @@
  *    ordinary stores; where they are near and the communicator has at
  *    most 4 processes, the crossovers are at least
  *    coll_shmcico_near_single_copy_min;
- *  - where every process finds the kernel's copy slow at startup (the
- *    run's coll_shmcico_cache_probe_kernel_ratio 1) and the communicator
- *    has at most 4 processes, a block goes by single copy only from its
- *    operation's coll_shmcico_<op>_slow_kernel_single_copy_min: its
- *    sender's choice, which its receivers follow;
+ *  - the setup's verdict on the kernel's copy of cold data (the median
+ *    of the processes' measures, coll_shmcico_slow_kernel_comms) is the
+ *    same on every process; where the floors are set it is "slow" when
+ *    rank 0's coll_shmcico_cache_probe_kernel_ratio is 1 (any measure is
+ *    at least that, whatever the others' parameters) and not when it is
+ *    0; where it is slow and the communicator has at most 4 processes, a
+ *    block goes by single copy only from rank 0's
+ *    coll_shmcico_<op>_slow_kernel_single_copy_min, whatever the
+ *    others' are: its sender's choice, which its receivers follow;
  *  - an Allgather process whose receive buffer is bad still sends its
  *    block, which the others receive, and counts it cold where the
  *    probe finds it so;
@@ -81,6 +85,7 @@
 static int rank, size;
 static int single_works;
 static int all_cold;            /* every probed block found cold */
+static unsigned long long slow_floor[ST_NOPS];  /* the world's slow-kernel floors */
 static int comms = 1;           /* communicators with a segment: the world's, dups */
 
 /* the transports a process must count for its part of a call */
@@ -181,12 +186,10 @@ static limits_t limits_of(st_op op)
 {
     limits_t l;
 
-    int known;
-
     l.min = (size_t) st_single_min(op, size, near);
     if (single_works) {
-        /* every process finds the kernel slow, or none: each sender's floor */
-        size_t floor = (size_t) st_slow_kernel_min(op, size, &known);
+        /* the communicator's floor, which each sender applies */
+        size_t floor = (size_t) slow_floor[op];
         l.min = floor > l.min ? floor : l.min;
     }
     l.probe_max = (size_t) st_probe_max(op, size);
@@ -502,10 +505,43 @@ static int found_near(void)
     return st_info(MPI_COMM_WORLD, "shmcico_nearness", value) && 0 == strcmp(value, "near");
 }
 
+/* The world's slow-kernel floors: where its setup found the kernel's
+ * copy of cold data slow (coll_shmcico_slow_kernel_comms moved), rank
+ * 0's coll_shmcico_<op>_slow_kernel_single_copy_min on at most 4
+ * processes, whatever the others' parameters; the verdict alike
+ * everywhere, and as rank 0's coll_shmcico_cache_probe_kernel_ratio
+ * fixes it where floors are set (1: any measure is at least that; 0:
+ * never slow). */
+static void find_slow_kernel_floors(void)
+{
+    int counts[1] = { 1 }, slow, slow_min, slow_max;
+    unsigned long long mine[ST_NOPS + 1] = { 0 }, rank0[ST_NOPS + 1], floors = 0;
+    char name[64];
+
+    for (int op = 0; 0 == rank && op < ST_NOPS; ++op) {
+        snprintf(name, sizeof(name), "%s_slow_kernel_single_copy_min", st_op_name((st_op) op));
+        mine[op] = st_cvar(name);
+    }
+    mine[ST_NOPS] = 0 == rank ? st_cvar("cache_probe_kernel_ratio") : 0;
+    MPI_Allreduce(mine, rank0, ST_NOPS + 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    st_simple_call(ST_BCAST, MPI_COMM_WORLD, 0, counts, 7);    /* the world's segment */
+    slow = st_counter("slow_kernel_comms") > 0;
+    MPI_Allreduce(&slow, &slow_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&slow, &slow_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    for (int op = 0; op < ST_NOPS; ++op) {
+        floors |= rank0[op];
+        slow_floor[op] = slow && size <= 4 ? rank0[op] : 0;
+    }
+    ST_CHECK(slow_min == slow_max, "the processes' verdicts on the kernel's copy differ");
+    ST_CHECK(0 == floors || !single_works || rank0[ST_NOPS] > 1
+             || (1 == rank0[ST_NOPS]) == slow,
+             "rank 0's coll_shmcico_cache_probe_kernel_ratio %llu, floors set: the "
+             "kernel's copy %sjudged slow", rank0[ST_NOPS], slow ? "" : "not ");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
-    int known;
 
     if (0 == strcmp(mode, "refused")) {
         /* before MPI_Init: no process of the job may read another's memory */
@@ -520,26 +556,22 @@ int main(int argc, char **argv)
     /* counters count from their first read: before the first segment */
     (void) st_counter("single_copy_comms");
     (void) st_counter("single_copy_refused");
+    (void) st_counter("slow_kernel_comms");
     if (size > 64 || (!single_works && 0 != strcmp(mode, "off")
                       && 0 != strcmp(mode, "refused"))) {
         st_fail("usage: test_transport single|cold|off|refused (at most 64 processes)");
         return st_finish("test_transport");
     }
-    /* the probe times loads: only its two fixed answers are deterministic;
-     * the slow-kernel floors apply as the kernel's copy measured at startup */
+    /* the probe times loads: only its two fixed answers are deterministic
+     * (the slow-kernel floors apply as the world's setup judged the
+     * kernel's copy: find_slow_kernel_floors()) */
     if (all_cold ? 1 != st_cvar("cache_probe_ns") : 0 != st_cvar("cache_probe")) {
         st_fail("test_transport %s needs coll_shmcico_%s", mode,
                 all_cold ? "cache_probe_ns 1" : "cache_probe 0");
         return st_finish("test_transport");
     }
-    (void) st_slow_kernel_min(ST_BCAST, size, &known);
-    if (!known) {
-        st_fail("test_transport needs coll_shmcico_<op>_slow_kernel_single_copy_min 0, "
-                "or coll_shmcico_cache_probe_kernel_ratio 1 (every process finds the "
-                "kernel's copy slow) or 0 (none)");
-        return st_finish("test_transport");
-    }
     near = found_near();
+    find_slow_kernel_floors();
     streaming_min = (size_t) st_cvar("streaming_min");
     if (near && 0 != streaming_min && st_cvar("near_streaming_min") > streaming_min) {
         streaming_min = (size_t) st_cvar("near_streaming_min");

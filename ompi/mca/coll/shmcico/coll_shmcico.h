@@ -137,17 +137,16 @@ typedef struct mca_coll_shmcico_component_t {
                                          hundredths, for a calibrated probe (parameter) */
     uint64_t probe_threshold;       /**< a chain slower than this found lines cold;
                                          0: no probe */
-    bool probe_sent;                /**< probe the blocks sent (not where the kernel
-                                         copies cold data fast); own blocks'
-                                         destinations are probed anyway */
+    uint32_t kernel_ratio;          /**< this process's kernel copy of cold data against
+                                         memcpy's, in hundredths, timed when the
+                                         component opened; 0: not measured */
     uint64_t readers_probe_max;     /**< on 3 or more processes, the largest Bcast
-                                         block probed, probe_sent or not; 0: none
+                                         block probed, a module's probe_sent or not; 0: none
                                          (parameter) */
-    uint64_t slow_kernel_single_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< where kernel_slow,
-                                    the least crossover of the blocks this process
-                                    sends (parameter; 0: none) */
-    bool kernel_slow;               /**< this process found the kernel's copy of cold data
-                                         slow (probe_kernel_ratio), at startup */
+    uint64_t slow_kernel_single_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< parameter: where a
+                                    communicator's setup finds the kernel's copy slow,
+                                    the least crossover of the blocks sent (rank 0's
+                                    goes to its module's slow_kernel_min); 0: none */
 
     /* MPI_T performance variables: counters of this process */
     unsigned long long served[MCA_COLL_SHMCICO_OP_COUNT];
@@ -169,6 +168,8 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long segments_failed;
     unsigned long long single_copy_comms;     /**< segments with single copy */
     unsigned long long single_copy_refused;   /**< segments where it was refused */
+    unsigned long long slow_kernel_comms;     /**< segments whose setup found the kernel's
+                                                   copy of cold data slow */
     unsigned long long numa_pages_local;
     unsigned long long numa_pages_remote;
     unsigned long long segment_bytes;   /**< bytes of segments mapped now, kept ones
@@ -259,6 +260,16 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_copy_t copy;
     bool near;                      /**< its setup found (or was told) its processes
                                          near one another */
+    uint64_t slow_kernel_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< the least crossover of
+                                    the blocks sent where its setup found the kernel's
+                                    copy of cold data slow (the median of its processes'
+                                    measures: coll_shmcico_setup_kernel.c): rank 0's
+                                    coll_shmcico_<op>_slow_kernel_single_copy_min; 0:
+                                    none */
+    bool probe_sent;                /**< the cache probe looks at the blocks this
+                                         process sends (not where the kernel copies
+                                         cold data fast); own blocks' destinations
+                                         are probed anyway */
     /* scratch of the calls: a stream, region and block per process block
      * (entry p: the process's own buffer), a second stream over its own
      * send buffer (Allgather), and the pieces of the two datatypes a call

@@ -152,6 +152,11 @@ static void register_counters(void)
                      "Number of communicator segments on which the system refused "
                      "single copy (every block goes through the queues)",
                      &c->single_copy_refused);
+    register_counter("slow_kernel_comms",
+                     "Number of communicator segments whose setup found the kernel's copy "
+                     "of cold data slow (the median of their processes' measures): the "
+                     "blocks sent there take coll_shmcico_<op>_slow_kernel_single_copy_min",
+                     &c->slow_kernel_comms);
     register_counter("numa_pages_local",
                      "Pages of this process's queues found on its own NUMA node "
                      "(move_pages check at segment creation; on a machine of one NUMA "
@@ -197,43 +202,34 @@ static bool slow_kernel_floors(const mca_coll_shmcico_component_t *c)
 
 /* The cache probe's threshold of this process: none, the parameter, or
  * a calibration, which finds no threshold where flushed lines are not
- * much slower than cached ones, or where the kernel's copy of cold data
- * is fast enough for single copy to beat the queues from memory
- * (docs/design.md, "Cold blocks").  The same measure of the kernel's
- * copy tells whether this process's blocks take the slow-kernel floor
+ * much slower than cached ones (docs/design.md, "Cold blocks"); and this
+ * process's measure of the kernel's copy of cold data, which each
+ * communicator's setup judges with its other processes' measures
+ * (coll_shmcico_setup_kernel.c): where it is fast the blocks sent are
+ * not probed, where it is slow they take the slow-kernel floor
  * (docs/design.md, "Where the kernel's copy is slow"). */
 static void calibrate_probe(mca_coll_shmcico_component_t *c)
 {
     uint64_t cached = 0, flushed = 0;
     bool calibrated = c->probe && 0 == c->probe_ns;
-    unsigned ratio = 0;
 
     c->probe_threshold = !c->probe ? 0 : calibrated
         ? mca_coll_shmcico_residency_calibrate(&cached, &flushed) : c->probe_ns;
+    c->kernel_ratio = 0;
     if (0 != c->probe_kernel_ratio
         && ((calibrated && 0 != c->probe_threshold) || slow_kernel_floors(c))) {
-        ratio = mca_coll_shmcico_residency_kernel_ratio();
+        c->kernel_ratio = mca_coll_shmcico_residency_kernel_ratio();
     }
-    c->kernel_slow = 0 != ratio && ratio >= c->probe_kernel_ratio;
-    /* own blocks' destinations are probed whatever the kernel's copy takes */
-    c->probe_sent = c->probe && (!calibrated || 0 == c->probe_threshold || 0 == ratio
-                                 || c->kernel_slow);
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                              "coll:shmcico: cache probe: %" PRIu64 " ns cached, %" PRIu64
                              " ns flushed, the kernel's copy of cold data %u.%02u times "
-                             "memcpy's (0: not measured): %s; %s", cached, flushed,
-                             ratio / 100, ratio % 100,
+                             "memcpy's (0: not measured): %s; each communicator judges the "
+                             "kernel's copy by the median of its processes' measures",
+                             cached, flushed, c->kernel_ratio / 100, c->kernel_ratio % 100,
                              !c->probe ? "no probe (coll_shmcico_cache_probe off)"
                              : !calibrated ? "the threshold as set"
                              : 0 == c->probe_threshold ? "too close, no probe"
-                             : c->probe_sent ? "the flushed chain is the threshold"
-                             : "single copy is faster from memory, no probe "
-                               "of blocks sent but a Bcast's of 3 or more processes, "
-                               "own blocks' destinations probed",
-                             c->kernel_slow ? "the kernel's copy is slow: the blocks this "
-                                              "process sends go by single copy from "
-                                              "coll_shmcico_<op>_slow_kernel_single_copy_min"
-                                            : "no slow-kernel floor");
+                             : "the flushed chain is the threshold");
 }
 
 static int shmcico_open(void)

@@ -16,6 +16,7 @@
 #include "ompi_config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -248,11 +249,15 @@ static void collect_reports(setup_t *s, setup_verdict_t *verdict)
 {
     uint64_t pages = s->report.pages, local = s->report.pages_local;
     int bound = s->report.bound;
+    uint32_t *ratios = calloc((size_t) s->size, sizeof(*ratios));  /* NULL: rank 0's */
 
     for (int i = 1; i < s->size; ++i) {
         setup_report_t r = { .status = EIO };
         if (OMPI_SUCCESS != mca_coll_shmcico_setup_recv(s, &r, sizeof(r), i)) {
             r.status = EIO;
+        }
+        if (NULL != ratios) {
+            ratios[i] = r.kernel_ratio;
         }
         if (0 == verdict->status) {
             verdict->status = r.status;
@@ -263,6 +268,11 @@ static void collect_reports(setup_t *s, setup_verdict_t *verdict)
         local += r.pages_local;
         bound += r.bound;
     }
+    if (NULL != ratios) {
+        ratios[0] = s->report.kernel_ratio;
+    }
+    mca_coll_shmcico_setup_judge_kernel(ratios, s->size, verdict);
+    free(ratios);
     if (0 == verdict->status && !s->offer.kept
         && atomic_load(&((mca_coll_shmcico_header_t *) s->base)->attached)
            != (uint32_t) s->size) {
@@ -416,6 +426,7 @@ static void attach_and_report(setup_t *s)
             : mca_coll_shmcico_copy_probe(s->module, 0);
     }
     s->report.status = err;
+    s->report.kernel_ratio = mca_coll_shmcico_component.kernel_ratio;
     if (0 != s->rank) {
         (void) mca_coll_shmcico_setup_send(s, &s->report, sizeof(s->report), 0);
         if (s->offer.measure) {
@@ -480,6 +491,7 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
         m->near = 0 != verdict->near;
         settle_single_copy(s, verdict);
         mca_coll_shmcico_setup_print_nearness(s, verdict);
+        mca_coll_shmcico_setup_settle_kernel(s, verdict);
         /* segment_bytes holds it since reserve(), or since the freed
          * communicator that kept it reserved it */
         m->kept = NULL != s->kept ? s->kept

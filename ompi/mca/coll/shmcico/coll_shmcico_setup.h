@@ -18,14 +18,18 @@
  *                                 communicator's parameters (rank 0's);
  *                                 or a kept segment and its last call
  *   3. report   every rank -> 0   status of its attach and NUMA check;
- *                                 whether it can copy from rank 0's memory
+ *                                 whether it can copy from rank 0's memory;
+ *                                 its measure of the kernel's copy of cold
+ *                                 data (taken when the component opened)
  *   3b. trips   0 <-> each rank   where rank 0 measures nearness, after
  *                                 every report and the unlink: a message
  *                                 says whether it plays, then the
  *                                 ping-pong of coll_shmcico_nearness.h
  *   4. verdict  0 -> every rank   0 only if everyone succeeded; whether
  *                                 single copy works everywhere; whether
- *                                 the processes are near one another
+ *                                 the processes are near one another;
+ *                                 whether the kernel's copy of cold data
+ *                                 is slow (the median of the measures)
  *
  * Rank 0 creates the backing file, places every process's block on that
  * process's NUMA node, reserves all pages (so touching them can never
@@ -83,6 +87,8 @@ typedef struct setup_report_t {
     int32_t single;                     /* it read rank 0's probe word */
     uint64_t pages;                     /* pages of its block checked */
     uint64_t pages_local;               /* of them on its NUMA node */
+    uint32_t kernel_ratio;              /* its kernel's copy of cold data against
+                                           memcpy's, in hundredths; 0: not measured */
 } setup_report_t;
 
 /* rank 0's verdict */
@@ -93,6 +99,14 @@ typedef struct setup_verdict_t {
     uint64_t trip_ns;                   /* the slowest trip measured (step 3b), or
                                            MCA_COLL_SHMCICO_TRIP_UNKNOWN */
     uint64_t memory_ns;                 /* rank 0's load from memory; 0: none */
+    uint32_t kernel_ratio;              /* the median of the reports' kernel_ratio
+                                           (those measured); 0: none measured */
+    int32_t kernel_measures;            /* how many were measured */
+    int32_t kernel_slow;                /* kernel_ratio from rank 0's
+                                           coll_shmcico_cache_probe_kernel_ratio on */
+    uint64_t slow_kernel_min[MCA_COLL_SHMCICO_OP_COUNT];   /* where kernel_slow, rank
+                                           0's coll_shmcico_<op>_slow_kernel_single_copy_min;
+                                           else 0 */
 } setup_verdict_t;
 
 /* what one process holds while setting up */
@@ -140,5 +154,15 @@ void mca_coll_shmcico_setup_decide_near(setup_t *s, uint64_t slowest,
 
 /** The verbose line of the verdict's nearness. */
 void mca_coll_shmcico_setup_print_nearness(setup_t *s, const setup_verdict_t *verdict);
+
+/* Steps 3 and 4: the kernel's copy of cold data (coll_shmcico_setup_kernel.c) */
+
+/** Rank 0: the verdict's kernel_* from every rank's measure (ratios,
+ *  n of them, reordered; NULL: rank 0's alone). */
+void mca_coll_shmcico_setup_judge_kernel(uint32_t *ratios, int n, setup_verdict_t *verdict);
+
+/** Every rank: the module's slow_kernel_min and probe_sent from the
+ *  verdict, and their verbose line. */
+void mca_coll_shmcico_setup_settle_kernel(setup_t *s, const setup_verdict_t *verdict);
 
 #endif /* MCA_COLL_SHMCICO_SETUP_H */
