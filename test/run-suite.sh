@@ -386,7 +386,7 @@ default_suite() {
     run_case cache-probe-on-by-default 60 \
         --expect 'coll_shmcico_cache_probe" \(current value: "true", data source: default' \
         --expect 'coll_shmcico_gather_cache_probe_max" \(current value: "262144", data source: default' \
-        --expect 'coll_shmcico_allgatherv_cache_probe_max" \(current value: "4194304", data source: default' \
+        --expect 'coll_shmcico_allgatherv_cache_probe_max" \(current value: "2097152", data source: default' \
         -- env -u OMPI_MCA_coll_shmcico_cache_probe \
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case nearness-measured-by-default 60 \

@@ -75,11 +75,13 @@ static const struct {
                                    docs/results/slow-kernel-np2 in two states of one
                                    host (warm below these the queues took 0.24 to 0.84
                                    of coll/tuned's time, single copy 0.61 to 1.24) */
-    size_t probe_max;           /* Allgather(v): 4 MiB since the probe of blocks sent
+    size_t probe_max;           /* Allgather(v): 2 MiB since the probe of blocks sent
                                    runs only where the kernel's copy is slow
                                    (docs/results/allgather-probe-np2: cold 64 KiB to
                                    1 MiB 0.96 to 1.02 of coll/tuned -> 0.11 to 0.44,
-                                   warm alike) */
+                                   warm alike); not 4 MiB, whose warm blocks it sent
+                                   through the queues in part (1.10 to 1.30 against
+                                   1.02 to 1.05: docs/results/allgather-probe-4m-np2) */
     size_t own_streaming_min;   /* the better worst case of two hosts: on one (L2 2 MiB
                                    per core, docs/results/own-streaming-np2) streaming
                                    stores won warm and cold from 2 MiB, on the other
@@ -104,8 +106,8 @@ static const struct {
     { (size_t) 8 << 10, (size_t) 96 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 0 },   /* scatterv */
     { (size_t) 16 << 10, (size_t) 192 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gather */
     { (size_t) 16 << 10, (size_t) 192 << 10, (size_t) 256 << 10, (size_t) 8 << 20, 0 }, /* gatherv */
-    { (size_t) 12 << 10, (size_t) 64 << 10, (size_t) 4 << 20, (size_t) 8 << 20, 8 }, /* allgather */
-    { (size_t) 12 << 10, (size_t) 64 << 10, (size_t) 4 << 20, (size_t) 8 << 20, 8 }  /* allgatherv */
+    { (size_t) 12 << 10, (size_t) 64 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 8 }, /* allgather */
+    { (size_t) 12 << 10, (size_t) 64 << 10, (size_t) 2 << 20, (size_t) 8 << 20, 8 }  /* allgatherv */
 };
 
 #define op_names mca_coll_shmcico_op_names
