@@ -451,9 +451,10 @@ default_suite() {
         run_case bcast-np3-s12-w3-f12288 600 -- mpi 3 slots 12 banks 3 fragment_size 12288 -- \
             mpi/test_bcast
         # one slot of 64 bytes, every block through it (single copy off),
-        # three readers releasing it (np 5 took 2 min here, np 4 70 s)
+        # three readers releasing it; the large case 1024 fragments (1 MiB
+        # + 13 bytes took 56 s, each fragment a wrap of the slot)
         run_case bcast-np4-s1-w1-f64 600 -- mpi 4 single_copy off slots 1 banks 1 fragment_size 64 -- \
-            mpi/test_bcast --no-huge
+            mpi/test_bcast --no-huge --big-fragments 1024
     fi
     run_case bcast-np3-eager 300 -- mpi 3 lazy 0 -- mpi/test_bcast
     for np in 2 4 7; do

@@ -28,7 +28,11 @@
  * guard bytes around every receive buffer must stay intact, and bytes
  * outside the receive type's map (holes) must stay untouched.
  *
- * Usage: test_bcast [--no-huge]   (--no-huge skips the 16 MiB case)
+ * Usage: test_bcast [--no-huge] [--big-fragments N]
+ *   --no-huge           skips the 16 MiB case
+ *   --big-fragments N   the large case (1 MiB + 13 bytes) becomes N
+ *                       fragments + 13 bytes, where the fragments are
+ *                       small (a queue of one 64-byte slot)
  */
 
 #include <stdio.h>
@@ -40,6 +44,7 @@
 static const st_type *types;
 static size_t f, s, w;
 static int huge = 1;
+static size_t big = (1 << 20) + 13;     /* the large case's bytes */
 
 /* One Bcast of about bytes (whole elements of the receivers' type; a
  * zero-size type sends one element) from root; short_rank (not the root)
@@ -70,7 +75,7 @@ static int size_list(size_t *out)
     out[n++] = s / w * f + 1;
     out[n++] = s * f - 1;
     out[n++] = s * f + 1;
-    out[n++] = (1 << 20) + 13;
+    out[n++] = big;
     if (huge) {
         out[n++] = 16 << 20;
     }
@@ -102,7 +107,7 @@ static void sizes_on(MPI_Comm comm, const char *name)
 /* every type at sizes around the queue's boundaries, every root */
 static void types_on(MPI_Comm comm, const char *name)
 {
-    size_t sizes[] = { 1, f + 1, s / w * f + 1, s * f - 1, (1 << 20) + 13 };
+    size_t sizes[] = { 1, f + 1, s / w * f + 1, s * f - 1, big };
 
     for (int t = 1; t < ST_NTYPES; ++t) {
         for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
@@ -166,8 +171,14 @@ int main(int argc, char **argv)
     tc_comms comms;
 
     st_init(&argc, &argv);
-    huge = !(argc > 1 && 0 == strcmp(argv[1], "--no-huge"));
     f = (size_t) st_cvar("fragment_size");
+    for (int i = 1; i < argc; ++i) {
+        if (0 == strcmp(argv[i], "--no-huge")) {
+            huge = 0;
+        } else if (0 == strcmp(argv[i], "--big-fragments") && i + 1 < argc) {
+            big = (size_t) strtoul(argv[++i], NULL, 10) * f + 13;
+        }
+    }
     s = (size_t) st_cvar("slots");
     w = (size_t) st_cvar("banks");
     types = st_types();
