@@ -55,7 +55,8 @@ static uint32_t median_measured(uint32_t *ratios, int n, int32_t *measures)
         return 0;
     }
     qsort(ratios, (size_t) k, sizeof(*ratios), by_value);
-    return k % 2 ? ratios[k / 2] : (ratios[k / 2 - 1] + ratios[k / 2]) / 2;
+    return k % 2 ? ratios[k / 2]
+                 : (uint32_t) (((uint64_t) ratios[k / 2 - 1] + ratios[k / 2]) / 2);
 }
 
 void mca_coll_shmcico_setup_judge_kernel(uint32_t *ratios, int n, setup_verdict_t *verdict)
