@@ -141,7 +141,7 @@ typedef struct mca_coll_shmcico_component_t {
                                          memcpy's, in hundredths, timed when the
                                          component opened; 0: not measured */
     uint64_t readers_probe_max;     /**< on 3 or more processes, the largest Bcast
-                                         block probed, a module's probe_sent or not; 0: none
+                                         block probed, where the kernel copies cold data fast too; 0: none
                                          (parameter) */
     uint64_t slow_kernel_single_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< parameter: where a
                                     communicator's setup finds the kernel's copy slow,
@@ -260,16 +260,14 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_copy_t copy;
     bool near;                      /**< its setup found (or was told) its processes
                                          near one another */
-    uint64_t slow_kernel_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< the least crossover of
-                                    the blocks sent where its setup found the kernel's
-                                    copy of cold data slow (the median of its processes'
-                                    measures: coll_shmcico_setup_kernel.c): rank 0's
-                                    coll_shmcico_<op>_slow_kernel_single_copy_min; 0:
-                                    none */
-    bool probe_sent;                /**< the cache probe looks at the blocks this
-                                         process sends (not where the kernel copies
-                                         cold data fast); own blocks' destinations
-                                         are probed anyway */
+    uint64_t slow_kernel_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< the slow-kernel floor
+                                    of the blocks sent, the same on every process
+                                    (0: none), set by its setup
+                                    (coll_shmcico_setup_kernel.c) */
+    uint64_t probe_max[MCA_COLL_SHMCICO_OP_COUNT];  /**< the largest block of op that
+                                    its sender probes (coll_shmcico_residency.h; 0:
+                                    none), set by its setup
+                                    (coll_shmcico_setup_kernel.c) */
     /* scratch of the calls: a stream, region and block per process block
      * (entry p: the process's own buffer), a second stream over its own
      * send buffer (Allgather), and the pieces of the two datatypes a call

@@ -145,41 +145,6 @@ static inline bool mca_coll_shmcico_streaming_by_size(const mca_coll_shmcico_mod
  *  floor applies (measured at 2, as the near floors). */
 #define MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS 4
 
-/** The slow-kernel floor of the blocks this process sends (0: none):
- *  rank 0's coll_shmcico_<op>_slow_kernel_single_copy_min where the
- *  communicator's setup found the kernel's copy of cold data slow (the
- *  median of its processes' measures against rank 0's
- *  coll_shmcico_cache_probe_kernel_ratio: coll_shmcico_setup_kernel.c),
- *  the same on every process, where each single copy is a kernel call and
- *  the communicator has at most MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS
- *  processes: there the queues' two copies beat a kernel call up to
- *  about 128 KiB (docs/design.md, "Where the kernel's copy is slow").
- *  The sender applies it, and its first flag tells its receivers. */
-static inline uint64_t mca_coll_shmcico_slow_kernel_floor(const mca_coll_shmcico_module_t *module,
-                                                          mca_coll_shmcico_op_t op)
-{
-    return module->copy.kernel
-        && module->engine.nprocs <= MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS
-        ? module->slow_kernel_min[op] : 0;
-}
-
-/** The largest block of op that its sender probes (coll_shmcico_residency.h;
- *  0: none): up to coll_shmcico_<op>_cache_probe_max where the setup
- *  keeps the probe of blocks sent (coll_shmcico_setup_kernel.c), and on 3 or more processes a Bcast
- *  block up to coll_shmcico_bcast_readers_cache_probe_max whatever the
- *  kernel's copy of cold data takes, since its readers pin its cold pages
- *  at once (docs/design.md, "Readers of one root").  Per process: each
- *  sender decides alone. */
-static inline uint64_t mca_coll_shmcico_probe_max(const mca_coll_shmcico_module_t *module,
-                                                  mca_coll_shmcico_op_t op)
-{
-    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
-    uint64_t max = module->probe_sent ? c->probe_max[op] : 0;
-    bool readers = MCA_COLL_SHMCICO_OP_BCAST == op && module->engine.nprocs >= 3;
-
-    return readers && c->readers_probe_max > max ? c->readers_probe_max : max;
-}
-
 /** Whether a process copies its own block of bytes into its receive
  *  buffer with streaming stores (coll_shmcico_streaming.c): from
  *  coll_shmcico_<op>_own_streaming_min on, where the machine has them. */

@@ -116,17 +116,35 @@ static mca_coll_shmcico_help_t helper_of(mca_coll_shmcico_op_t op, int nprocs)
 
 /* Whether a block of this size goes by single copy: its operation's
  * crossover, and for a block this process sends to another (goes_out)
- * this process's slow-kernel floor (coll_shmcico_choice.h) */
+ * the communicator's slow-kernel floor (coll_shmcico_setup_kernel.c) */
 static bool single_block(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
                          uint64_t bytes, bool goes_out)
 {
     return mca_coll_shmcico_single_by_size(module, op, bytes)
-        && !(goes_out && bytes < mca_coll_shmcico_slow_kernel_floor(module, op));
+        && !(goes_out && bytes < module->slow_kernel_min[op]);
+}
+
+/* A block this process sends to another by single copy goes through the
+ * queues when the cache probe finds it cold (coll_shmcico_residency.h);
+ * returns whether it did */
+static bool probe_block(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
+                        mca_coll_shmcico_block_t *block)
+{
+    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    bool cold = block->single && block->stream->length <= module->probe_max[op]
+        && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold);
+
+    if (cold) {
+        *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
+    }
+    return cold;
 }
 
 /* One block: its stream, and its region when it may go by single copy
- * (pieces, *found: as mca_coll_shmcico_region_init() takes them). */
-static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op, int i,
+ * (pieces, *found: as mca_coll_shmcico_region_init() takes them); a
+ * block that goes out to another process is probed: returns whether it
+ * was found cold. */
+static bool open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op, int i,
                        const void *buf, size_t count, struct ompi_datatype_t *dtype,
                        bool sending, bool goes_out, mca_coll_shmcico_piece_t *pieces,
                        int64_t *found)
@@ -151,22 +169,7 @@ static void open_block(mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t 
         block->chunk = mca_coll_shmcico_chunk_for(bytes, helper_of(op, module->engine.nprocs),
                                                   module->params.chunk);
     }
-}
-
-/* A block this process sends to another by single copy goes through the
- * queues when the cache probe finds it cold (coll_shmcico_residency.h);
- * returns whether it did */
-static bool probe_block(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
-                        mca_coll_shmcico_block_t *block)
-{
-    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
-    bool cold = block->single && block->stream->length <= mca_coll_shmcico_probe_max(module, op)
-        && mca_coll_shmcico_residency_cold(block->region, c->probe_threshold);
-
-    if (cold) {
-        *block = (mca_coll_shmcico_block_t) { .stream = block->stream };
-    }
-    return cold;
+    return goes_out && probe_block(module, op, block);
 }
 
 /* every block of buf, or empty ones when the arguments are bad; the
@@ -181,14 +184,12 @@ static int open_blocks(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module
     *largest = 0;
     for (int i = 0; i < p; ++i) {
         bool ok = MPI_SUCCESS == error;
-        open_block(module, a->op, i,
-                   ok ? mca_coll_shmcico_block_start(a->blocks_buf, &a->layout,
-                                                     a->blocks_type, i) : NULL,
-                   ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0, a->blocks_type,
-                   sending, sending && i != a->root, module->pieces[1], &found);
-        if (sending && i != a->root && probe_block(module, a->op, &module->blocks[i])) {
-            ++*cold;
-        }
+        *cold += open_block(module, a->op, i,
+                            ok ? mca_coll_shmcico_block_start(a->blocks_buf, &a->layout,
+                                                              a->blocks_type, i) : NULL,
+                            ok ? mca_coll_shmcico_block_count(&a->layout, i) : 0,
+                            a->blocks_type, sending, sending && i != a->root,
+                            module->pieces[1], &found);
         *largest = module->streams[i].stream.length > *largest
             ? module->streams[i].stream.length : *largest;
     }
@@ -235,11 +236,8 @@ static int open_own(const mca_coll_shmcico_args_t *a, mca_coll_shmcico_module_t 
         buf = NULL;
         count = 0;
     }
-    open_block(module, a->op, p, buf, count, type, own_sends(a, me), own_goes_out(a, me),
-               module->pieces[0], &(int64_t) { 0 });
-    if (own_goes_out(a, me) && probe_block(module, a->op, &module->blocks[p])) {
-        ++*cold;
-    }
+    *cold += open_block(module, a->op, p, buf, count, type, own_sends(a, me),
+                        own_goes_out(a, me), module->pieces[0], &(int64_t) { 0 });
     if (!*none && !is_rooted(a->op)) {
         mca_coll_shmcico_dstream_init(&module->own_copy, buf, count, type, true);
     }

@@ -36,9 +36,9 @@ static limits_t limits_of(const mca_coll_shmcico_module_t *module, mca_coll_shmc
 {
     uint64_t fragment = module->engine.view.layout.fragment_size;
     uint64_t single_from = mca_coll_shmcico_single_from(module, op);
-    uint64_t floor = mca_coll_shmcico_slow_kernel_floor(module, op);
+    uint64_t floor = module->slow_kernel_min[op];
 
-    /* this process's blocks below its slow-kernel floor go through a queue */
+    /* blocks below the slow-kernel floor go through a queue */
     single_from = floor > single_from ? floor : single_from;
 
     return (limits_t) {

@@ -161,7 +161,7 @@ void mca_coll_shmcico_setup_print_nearness(setup_t *s, const setup_verdict_t *ve
  *  n of them, reordered; NULL: rank 0's alone). */
 void mca_coll_shmcico_setup_judge_kernel(uint32_t *ratios, int n, setup_verdict_t *verdict);
 
-/** Every rank: the module's slow_kernel_min and probe_sent from the
+/** Every rank: the module's slow_kernel_min and probe_max from the
  *  verdict, and their verbose line. */
 void mca_coll_shmcico_setup_settle_kernel(setup_t *s, const setup_verdict_t *verdict);
 

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #include "coll_shmcico.h"
+#include "coll_shmcico_choice.h"
 #include "coll_shmcico_setup.h"
 
 static int by_value(const void *a, const void *b)
@@ -76,24 +77,56 @@ void mca_coll_shmcico_setup_judge_kernel(uint32_t *ratios, int n, setup_verdict_
     }
 }
 
-/* Every rank: the verdict on the module.  The probe of the blocks sent
- * stays on where the kernel's copy is slow, or was not measured, or the
- * probe's threshold was set rather than calibrated (docs/design.md,
- * "Cold blocks"). */
+/* The probe of the blocks sent stays on where the kernel's copy is
+ * slow, or was not measured, or the probe's threshold was set rather
+ * than calibrated (docs/design.md, "Cold blocks") */
+static bool probes_sent(const setup_verdict_t *verdict)
+{
+    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    bool judged = c->probe && 0 == c->probe_ns && 0 != c->probe_threshold;
+
+    return c->probe && (!judged || 0 == verdict->kernel_ratio || verdict->kernel_slow);
+}
+
+/* The module's limits of op, read by every call: the slow-kernel floor
+ * where each single copy is a kernel call and the communicator has at
+ * most MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS processes (there the
+ * queues' two copies beat a kernel call up to about 128 KiB:
+ * docs/design.md, "Where the kernel's copy is slow"; the sender applies
+ * it, and its first flag tells its receivers); the largest block probed,
+ * coll_shmcico_<op>_cache_probe_max where the blocks sent are probed,
+ * and on 3 or more processes a Bcast block up to
+ * coll_shmcico_bcast_readers_cache_probe_max whatever the kernel's copy
+ * takes, since its readers pin its cold pages at once (docs/design.md,
+ * "Readers of one root"). */
+static void set_limits(mca_coll_shmcico_module_t *m, const setup_verdict_t *verdict,
+                       bool probe_sent)
+{
+    const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
+    bool floors = m->copy.kernel
+                  && m->engine.nprocs <= MCA_COLL_SHMCICO_SLOW_KERNEL_MAX_PROCS;
+    bool readers = m->engine.nprocs >= 3;
+
+    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
+        uint64_t max = probe_sent ? c->probe_max[op] : 0;
+        if (readers && MCA_COLL_SHMCICO_OP_BCAST == op && c->readers_probe_max > max) {
+            max = c->readers_probe_max;
+        }
+        m->slow_kernel_min[op] = floors ? verdict->slow_kernel_min[op] : 0;
+        m->probe_max[op] = max;
+    }
+}
+
+/* Every rank: the verdict on the module, and its verbose line */
 void mca_coll_shmcico_setup_settle_kernel(setup_t *s, const setup_verdict_t *verdict)
 {
     const mca_coll_shmcico_component_t *c = &mca_coll_shmcico_component;
-    mca_coll_shmcico_module_t *m = s->module;
-    bool judged = c->probe && 0 == c->probe_ns && 0 != c->probe_threshold;
+    bool probe_sent = probes_sent(verdict);
 
-    for (int op = 0; op < MCA_COLL_SHMCICO_OP_COUNT; ++op) {
-        m->slow_kernel_min[op] = verdict->slow_kernel_min[op];
-    }
+    set_limits(s->module, verdict, probe_sent);
     if (verdict->kernel_slow) {
         mca_coll_shmcico_count(&mca_coll_shmcico_component.slow_kernel_comms, 1);
     }
-    m->probe_sent = c->probe
-        && (!judged || 0 == verdict->kernel_ratio || verdict->kernel_slow);
     MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
                              MCA_COLL_SHMCICO_COMM_FMT "the kernel's copy of cold data "
                              "%u.%02u times memcpy's (the median of %d processes' "
@@ -101,13 +134,13 @@ void mca_coll_shmcico_setup_settle_kernel(setup_t *s, const setup_verdict_t *ver
                              MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
                              verdict->kernel_ratio / 100, verdict->kernel_ratio % 100,
                              (int) verdict->kernel_measures,
-                             m->probe_sent ? "blocks sent probed"
+                             probe_sent ? "blocks sent probed"
                              : !c->probe ? "no probe (coll_shmcico_cache_probe off)"
                              : "single copy is faster from memory, no probe "
                                "of blocks sent but a Bcast's of 3 or more processes, "
                                "own blocks' destinations probed",
                              verdict->kernel_slow ? "the kernel's copy is slow: the blocks sent "
-                                              "go by single copy from "
-                                              "coll_shmcico_<op>_slow_kernel_single_copy_min"
-                                            : "no slow-kernel floor");
+                                                    "go by single copy from "
+                                                    "coll_shmcico_<op>_slow_kernel_single_copy_min"
+                                                  : "no slow-kernel floor");
 }
