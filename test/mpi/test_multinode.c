@@ -97,10 +97,14 @@ static void every_root(st_op op, MPI_Comm comm, const char *name, const st_type 
                        size_t bytes, int pattern, int in_place, uint64_t seed)
 {
     size_t elem = st_type_size(type->single_type);
-    int p, n = (int) (bytes / elem > 0 ? bytes / elem : 1);
+    int p, roots, n = (int) (bytes / elem > 0 ? bytes / elem : 1);
+    int allgather = ST_ALLGATHER == op || ST_ALLGATHERV == op;
 
     MPI_Comm_size(comm, &p);
-    for (int root = 0; root < p; ++root) {
+    /* an Allgather(v) has no root: where its counts do not follow the
+     * root either (the same everywhere), every root would be one call */
+    roots = allgather && (st_op_regular(op) || TC_UNIFORM == pattern) ? 1 : p;
+    for (int root = 0; root < roots; ++root) {
         tc_call c = { .op = op, .comm = comm, .comm_name = name, .type = type, .root = root,
                       .in_place = in_place, .short_rank = -1,
                       .seed = seed + (uint64_t) root };

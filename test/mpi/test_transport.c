@@ -229,7 +229,7 @@ static void call_and_check(st_op op, int root, const int *counts, limits_t l, ui
 
 /* every operation below, at and above its crossover and the largest
  * block it probes (an operation that probes none: twice the crossover),
- * every root */
+ * every root (Allgather(v), which has none, once) */
 static void sizes(void)
 {
     for (int op = 0; op < ST_NOPS; ++op) {
@@ -237,8 +237,9 @@ static void sizes(void)
         size_t min = l.min, probed = l.probe_max > 0 ? l.probe_max : 2 * min;
         size_t list[] = { 8, 32, 33, fragment, fragment + 1, min - 1, min, min + 1,
                           4 * min + 3, 4 << 20, probed, probed + 1 };
+        int roots = ST_ALLGATHER == op || ST_ALLGATHERV == op ? 1 : size;
         for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); ++i) {
-            for (int root = 0; root < size; ++root) {
+            for (int root = 0; root < roots; ++root) {
                 int counts[64];
                 for (int j = 0; j < size; ++j) {
                     counts[j] = (int) list[i];

@@ -12,7 +12,8 @@
  * checked byte for byte against what MPI semantics say every buffer must
  * hold (every process computes every other's data from a seed):
  *  - block sizes 0, 1, f-1, f, f+1, bank +- 1, queue +- 1 and 2 MiB + 5
- *    (f, s, w from the component's MPI_T control variables), every root;
+ *    (f, s, w from the component's MPI_T control variables), every root
+ *    (an Allgather(v) with the same count everywhere once: it has none);
  *  - count patterns (v-variants): zeros anywhere (the root's own too), one
  *    huge block and the rest tiny, random; displacements in reverse rank
  *    order with gaps, and overlapping send blocks for Scatterv;
@@ -56,10 +57,13 @@ static void every_root(MPI_Comm comm, const char *name, const st_type *type,
                        uint64_t seed)
 {
     size_t elem = st_type_size(type->single_type);
-    int p, n = elem ? (int) (bytes / elem) : 1;
+    int p, roots, n = elem ? (int) (bytes / elem) : 1;
 
     MPI_Comm_size(comm, &p);
-    for (int root = 0; root < p; ++root) {
+    /* an Allgather(v) has no root: where its counts do not follow the
+     * root either (the same everywhere), every root would be one call */
+    roots = is_allgather() && (!is_v() || TC_UNIFORM == pattern) ? 1 : p;
+    for (int root = 0; root < roots; ++root) {
         tc_call c = { .op = op, .comm = comm, .comm_name = name, .type = type, .root = root,
                     .in_place = in_place, .short_rank = -1,
                     .seed = seed + (uint64_t) root };
