@@ -72,6 +72,9 @@ start=$SECONDS
     ./autogen.pl
     ./configure
     make -j"$(nproc)"
+    # the test programs on every core (make check would build them one
+    # after another: a minute here), then the suite
+    make -s --no-print-directory -j"$(nproc)" -C test check-programs
     make -s --no-print-directory check
 ) 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}      # before any other command resets it
@@ -105,6 +108,7 @@ if [ "${SHMCICO_DEBIAN13_PASS:-yes}" != no ]; then
             echo "Debian $(cat /etc/debian_version), $(ompi_info --version | head -n 1)"
             ./configure -q
             make -s -j"$(nproc)"
+            make -s --no-print-directory -j"$(nproc)" -C test check-programs
             SUITE_HUGE_PAGES=1 make -s --no-print-directory -C test check SUITE=mpi' bash "$PWD/build-deb13"
     ) 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
@@ -142,6 +146,7 @@ if [ -n "$ompi5" ]; then
         cd build-ompi5
         ./configure -q --with-ompi="$ompi5"
         make -s -j"$(nproc)"
+        make -s --no-print-directory -j"$(nproc)" -C test check-programs
         make -s --no-print-directory -C test check SUITE=mpi
     ) 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
