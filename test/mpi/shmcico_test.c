@@ -328,12 +328,15 @@ int st_guards_ok(const st_buf *buf)
 
 /* The pattern's word w (bytes 8w to 8w + 7, least significant first): a
  * mix of seed and w, so that a block shifted, or one of another seed,
- * differs at almost every byte.  A word at a time, the pattern costs a
+ * differs at almost every byte (the odd constant keeps seed 0's first
+ * word from being the mix's fixed point, eight zero bytes: a buffer of
+ * zeros would match it).  A word at a time, the pattern costs a
  * fraction of a byte-by-byte one: the tests fill and check hundreds of
  * MiB per process at every size of every root. */
 static inline uint64_t pattern_word(uint64_t seed, uint64_t w)
 {
-    uint64_t z = seed * 0x9e3779b97f4a7c15ull + w * 0xbf58476d1ce4e5b9ull;
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + w * 0xbf58476d1ce4e5b9ull
+                 + 0x2545f4914f6cdd1dull;
 
     z ^= z >> 31;
     z *= 0x94d049bb133111ebull;
