@@ -40,10 +40,11 @@
 set -u
 : "${MPIRUN:?}"
 
-# before what is already preloaded, so that the component's calls reach
-# the injector before a sanitizer's interceptors (run-suite.sh lets
+# before a sanitizer's runtime (run-suite.sh: SANITIZER_PRELOAD) and
+# what is already preloaded, so that the component's calls reach the
+# injector before the sanitizer's interceptors (run-suite.sh lets
 # AddressSanitizer accept not coming first)
-preload=$PWD/mpi/.libs/fault_inject.so${LD_PRELOAD:+:$LD_PRELOAD}
+preload=$PWD/mpi/.libs/fault_inject.so${SANITIZER_PRELOAD:+:$SANITIZER_PRELOAD}${LD_PRELOAD:+:$LD_PRELOAD}
 program=$PWD/mpi/test_faults
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d /dev/shm/shmcico-faults.XXXXXX)

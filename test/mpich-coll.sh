@@ -140,7 +140,7 @@ run_test() {
     local name=$1 np=$2 out counters
     shift 2
     out=$(cd "$build/test/mpi/coll" && timeout -k 10 300 "$MPIRUN" --oversubscribe -np "$np" \
-              "${params[@]+"${params[@]}"}" -x LD_PRELOAD="$report${LD_PRELOAD:+:$LD_PRELOAD}" \
+              "${params[@]+"${params[@]}"}" -x LD_PRELOAD="$report${SANITIZER_PRELOAD:+:$SANITIZER_PRELOAD}${LD_PRELOAD:+:$LD_PRELOAD}" \
               ./"$name" "$@" 2>&1 </dev/null)
     local status=$?
     counters=$(echo "$out" | sed -n 's/^shmcico counters: //p' | tail -n 1)
