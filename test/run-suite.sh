@@ -397,7 +397,7 @@ default_suite() {
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case nearness-measured-by-default 60 \
         --expect 'coll_shmcico_nearness" \(current value: "auto", data source: default' \
-        --expect 'coll_shmcico_near_streaming_min" \(current value: "16384", data source: default' \
+        --expect 'coll_shmcico_near_streaming_min" \(current value: "1048576", data source: default' \
         -- env -u OMPI_MCA_coll_shmcico_nearness \
            bash -c "'$OMPI_INFO' --param coll shmcico --level 9 && echo 'ompi_info: OK'"
     run_case selected-by-priority 120 -- mpi 2 -- mpi/test_plain used
@@ -596,12 +596,12 @@ default_suite() {
     # streaming stores from another threshold, and none
     run_case transport-streaming-from-100-np3 300 \
         -- bash -c "mpi 3 streaming_min 100 $crossovers_64k -- mpi/test_transport single"
-    # processes near one another: queued blocks below 16 KiB with
+    # processes near one another: queued blocks below 1 MiB with
     # ordinary stores
     run_case transport-near-np3 300 \
         -- bash -c "mpi 3 nearness near $crossovers_64k -- mpi/test_transport single"
     # and the default crossovers, where coll_shmcico_near_single_copy_min
-    # (32 KiB) raises them at up to 4 processes, not at 5
+    # (256 KiB) raises them at up to 4 processes, not at 5
     for np in 2 4 5; do
         run_case "transport-near-default-crossovers-np$np" 300 \
             -- bash -c "mpi $np nearness near -- mpi/test_transport single"

@@ -65,13 +65,12 @@
  *    far, which MPI_Comm_get_info reports, and a Gather of 8 KiB blocks
  *    through the queues writes them with streaming stores where they are
  *    far, with ordinary ones where they are near; told near by the
- *    shmcico_nearness hint: 8 KiB blocks with ordinary stores, 16 KiB ones
- *    (coll_shmcico_near_streaming_min) with streaming ones; told far: 8
+ *    shmcico_nearness hint: 8 KiB and 512 KiB blocks with ordinary stores,
+ *    1 MiB ones (coll_shmcico_near_streaming_min) with streaming ones; told far: 8
  *    KiB blocks with streaming stores; a hint once the segment is made is
  *    ignored (see nearness()); told near, MPI_Comm_get_info reports the
- *    crossovers in effect (streaming stores from 16 KiB, on up to 4
- *    processes single copy from 32 KiB, past 32 KiB for all but
- *    Allgather(v)), and a communicator's hint that changes a crossover
+ *    crossovers in effect (streaming stores from 1 MiB, on up to 4
+ *    processes single copy from 256 KiB), and a communicator's hint that changes a crossover
  *    replaces the floor (see near_floors()).
  */
 
@@ -592,9 +591,9 @@ static MPI_Comm queues_told(const char *value)
 }
 
 /* Told near, a communicator reports the crossovers in effect: streaming
- * stores from coll_shmcico_near_streaming_min (16 KiB), and on up to 4
+ * stores from coll_shmcico_near_streaming_min (1 MiB), and on up to 4
  * processes no single copy below coll_shmcico_near_single_copy_min
- * (32 KiB); a hint that changes a crossover replaces its floor there. */
+ * (256 KiB); a hint that changes a crossover replaces its floor there. */
 static void near_floors(void)
 {
     MPI_Comm near = dup_with("shmcico_nearness", "near");
@@ -609,7 +608,7 @@ static void near_floors(void)
     }
     st_simple_call(ST_ALLGATHER, near, 0, counts, 45);     /* the segments made */
     st_simple_call(ST_ALLGATHER, far, 0, counts, 46);
-    expect_info(near, "shmcico_streaming_min", "16384", "told near, in effect");
+    expect_info(near, "shmcico_streaming_min", "1048576", "told near, in effect");
     expect_info(far, "shmcico_streaming_min", "4096", "told far, in effect");
     (void) st_info(far, "shmcico_single_copy_min", plain);
     for (int op = 0; op < ST_NOPS; ++op) {     /* as the component lists them */
@@ -647,7 +646,9 @@ static int nearness(void)
     ST_CHECK(streamed == (0 == strcmp(found, "near") ? 0 : sent),
              "measured %s: 8 KiB block, %llu bytes streamed", found, streamed);
     ST_CHECK(0 == gather_streamed(near, 8192, 41), "told near: 8 KiB block streamed");
-    ST_CHECK(2 * sent == gather_streamed(near, 16384, 42), "told near: 16 KiB block not streamed");
+    ST_CHECK(0 == gather_streamed(near, 524288, 42), "told near: 512 KiB block streamed");
+    ST_CHECK(128 * sent == gather_streamed(near, 1048576, 48),
+             "told near: 1 MiB block not streamed");
     ST_CHECK(sent == gather_streamed(far, 8192, 43), "told far: 8 KiB block not streamed");
     expect_info(near, "shmcico_nearness", "near", "told near");
     expect_info(far, "shmcico_nearness", "far", "told far");

@@ -40,8 +40,10 @@
 #define DEFAULT_CHUNK         ((size_t) 1 << 20)
 #define MIN_CHUNK             ((size_t) 4096)
 #define DEFAULT_STREAMING_MIN ((size_t) 4096)
-#define DEFAULT_NEAR_STREAMING_MIN ((size_t) 16384)
-#define DEFAULT_NEAR_SINGLE_MIN ((size_t) 32768)
+/* where processes share a cache, ordinary stores and the queues (docs/tuning.md,
+ * "Near and far, measured at setup") */
+#define DEFAULT_NEAR_STREAMING_MIN ((size_t) 1 << 20)
+#define DEFAULT_NEAR_SINGLE_MIN ((size_t) 262144)
 #define DEFAULT_READERS_SINGLE_MIN ((size_t) 65536)
 #define DEFAULT_READERS_PROBE_MAX ((size_t) 524288)
 
@@ -320,9 +322,9 @@ static void register_segment_params(void)
                   "Where a communicator of at most 4 processes is near one another "
                   "(coll_shmcico_nearness), the smallest block that goes by single copy "
                   "is the larger of this and the operation's "
-                  "coll_shmcico_<op>_single_copy_min: the queues carry a block of a few "
-                  "tens of KiB from one cache to the other faster than a kernel copy "
-                  "does; 0: the operations' own",
+                  "coll_shmcico_<op>_single_copy_min: the queues, written with ordinary "
+                  "stores, carry a block of up to a few hundred KiB from one cache to "
+                  "the other faster than a kernel copy does; 0: the operations' own",
                   OPAL_INFO_LVL_5, &p->near_single_min);
     p->readers_single_min = DEFAULT_READERS_SINGLE_MIN;
     register_size("bcast_readers_single_copy_min",
@@ -338,8 +340,8 @@ static void register_segment_params(void)
                   "Where a communicator's processes are near one another "
                   "(coll_shmcico_nearness), the smallest block written with streaming "
                   "stores is the larger of this and coll_shmcico_streaming_min: "
-                  "ordinary stores let the readers take a few KiB from the writer's "
-                  "cache faster than from memory",
+                  "ordinary stores keep the queues' slots in the shared cache, where "
+                  "the readers take them faster than from memory",
                   OPAL_INFO_LVL_5, &p->near_streaming_min);
     /* where the queues carry every block, larger fragments move large
      * ones in fewer steps (docs/tuning.md, "Queue geometry") */
