@@ -732,7 +732,7 @@ default_suite() {
     # measured where processes outnumber cores (far), told by hints
     run_case nearness-measured-np2 120 \
         --expect 'processes (near|far) \((a line.s trip [0-9]+ ns, a load from memory [0-9]+ ns|a trip timed out)\)' \
-        --expect 'processes near \(as set\): streaming stores from 16384 bytes' \
+        --expect 'processes near \(as set\): streaming stores from 1048576 bytes' \
         --expect 'processes far \(as set\): streaming stores from 4096 bytes' \
         -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi 2 verbose 10 -- mpi/test_hints nearness"
     # a kept segment's setup times the trips again: as many timed answers
