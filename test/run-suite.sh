@@ -177,8 +177,9 @@ crossovers_64k="$(every_op single_copy_min 65536)$any_size"
 export OMPI_MCA_coll_shmcico_cache_probe=0
 # Each segment's setup measures whether its processes are near one
 # another, which sets the smallest block written with streaming stores
-# (4 KiB far, 16 KiB near): the cases that count streamed bytes run with
-# the answer fixed, those under "nearness" below measure it.
+# (4 KiB far, 1 MiB near), and each process watches it during the run:
+# the cases that count streamed bytes run with the answer fixed, those
+# under "nearness" below measure and watch it.
 export OMPI_MCA_coll_shmcico_nearness=far
 # every operation probes every block
 probe_everything=$(every_op cache_probe_max 4611686018427387904)
@@ -747,6 +748,17 @@ default_suite() {
     run_case nearness-crowded 120 \
         --expect 'processes far \(not measured\): streaming stores from 4096 bytes' \
         -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi $crowded verbose 10 -- mpi/test_hints nearness"
+    # watched during the run: under a threshold of 1 ns every process
+    # turns far, under 1 s near, whatever the setup found; where nothing
+    # was timed (crowded), or the watch is off, nothing is watched
+    run_case nearness-watched-far-np2 120 \
+        -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi 2 nearness_watch_ns 1 -- mpi/test_hints watch far"
+    run_case nearness-watched-near-np2 120 \
+        -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi 2 nearness_watch_ns 1000000000 -- mpi/test_hints watch near"
+    run_case nearness-watched-crowded 120 \
+        -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi $crowded nearness_watch_ns 1 -- mpi/test_hints watch none"
+    run_case nearness-not-watched-np2 120 \
+        -- bash -c "unset OMPI_MCA_coll_shmcico_nearness; mpi 2 nearness_watch false nearness_watch_ns 1 -- mpi/test_hints watch none"
 
     # a k-nomial tree by hint where coll_shmcico_tree_degree is 1: degree
     # 2, served; the degree in effect is no hint to refuse

@@ -71,7 +71,17 @@
  *    ignored (see nearness()); told near, MPI_Comm_get_info reports the
  *    crossovers in effect (streaming stores from 1 MiB, on up to 4
  *    processes single copy from 256 KiB), and a communicator's hint that changes a crossover
- *    replaces the floor (see near_floors()).
+ *    replaces the floor (see near_floors());
+ *  - "test_hints watch far|near|none" (coll_shmcico_nearness auto,
+ *    coll_shmcico_nearness_watch_ns 1 or 1000000000): after 16 periods of
+ *    calls every process took rounds of its watch and sees the others far
+ *    (under 1 ns) or near (under 1 s) whatever the setup found, so an
+ *    8 KiB Gather block through the queues goes with streaming stores, or
+ *    not, and MPI_Comm_get_info reports the streaming threshold in effect
+ *    (4096 or 1048576); a communicator told near takes no round; "none"
+ *    (more processes than cores, where the setup times nothing, or
+ *    coll_shmcico_nearness_watch false): no round anywhere, the stores
+ *    as the setup found (see watch()).
  */
 
 #include <stdio.h>
@@ -634,6 +644,44 @@ static void near_floors(void)
     MPI_Comm_free(&queues);
 }
 
+/* enough 8-byte Bcasts on comm for 16 periods of the watch */
+static void watch_periods(MPI_Comm comm)
+{
+    uint64_t word = 0;
+
+    for (int i = 0; i < 16 * 1024 + 8; ++i) {
+        MPI_Bcast(&word, 8, MPI_BYTE, i % size, comm);
+    }
+}
+
+static int watch(const char *expect)
+{
+    MPI_Comm measured = queues_told(NULL), told = queues_told("near");
+    unsigned long long sent = 0 == rank ? 0 : 8192, rounds = st_counter("nearness_rounds");
+    int none = 0 == strcmp(expect, "none"), far = 0 == strcmp(expect, "far");
+    char found[MPI_MAX_INFO_VAL + 1] = "";
+
+    watch_periods(measured);
+    if (none) {                         /* the setup's answer holds */
+        (void) st_info(measured, "shmcico_nearness", found);
+        far = 0 != strcmp(found, "near");
+    }
+    rounds = st_counter("nearness_rounds") - rounds;
+    ST_CHECK(none ? 0 == rounds : rounds >= 3 && rounds <= 15,
+             "watch %s: %llu rounds in 16 periods", expect, rounds);
+    ST_CHECK((far ? sent : 0) == gather_streamed(measured, 8192, 60),
+             "watch %s: 8 KiB block streamed as far processes' (%d)", expect, far);
+    expect_info(measured, "shmcico_streaming_min", far ? "4096" : "1048576", "watched");
+    rounds = st_counter("nearness_rounds");
+    watch_periods(told);
+    ST_CHECK(rounds == st_counter("nearness_rounds"), "told near: %llu rounds",
+             st_counter("nearness_rounds") - rounds);
+    ST_CHECK(0 == gather_streamed(told, 8192, 61), "told near: 8 KiB block streamed");
+    MPI_Comm_free(&measured);
+    MPI_Comm_free(&told);
+    return st_finish("test_hints");
+}
+
 static int nearness(void)
 {
     MPI_Comm measured = queues_told(NULL), near = queues_told("near"), far = queues_told("far");
@@ -678,6 +726,9 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && 0 == strcmp(argv[1], "nearness")) {
         return nearness();
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "watch")) {
+        return watch(argv[2]);
     }
     if (argc > 1 && 0 == strcmp(argv[1], "disable")) {
         disable();

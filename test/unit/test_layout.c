@@ -33,8 +33,9 @@ static void check_geometry(const mca_coll_shmcico_layout_t *l)
     size_t banks_end = l->banks_offset + l->banks * sizeof(mca_coll_shmcico_bank_t);
     size_t entries_end = l->entries_offset
         + (size_t) l->banks * l->nprocs * sizeof(mca_coll_shmcico_entry_t);
-    /* id, done, then received, xfer and region per bank, then the flags */
-    size_t lines_used = (2 + 3 * (size_t) l->banks + l->slots) * MCA_COLL_SHMCICO_CACHELINE;
+    /* id and watch (a pair of lines each), done, received, xfer and
+     * region per bank, then the flags */
+    size_t lines_used = (4 + 4 * (size_t) l->banks + l->slots) * MCA_COLL_SHMCICO_CACHELINE;
     size_t queue_used = l->slots * l->fragment_size;
 
     CHECK(l->topology_offset >= sizeof(mca_coll_shmcico_header_t),
@@ -131,9 +132,13 @@ static void check_format_and_view(void)
     CHECK(view.numa[3] == 1 && view.numa[5] == 2, "numa not copied");
     CHECK((unsigned char *) mca_coll_shmcico_id(&view, 2)
           == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride, "id address");
+    CHECK((unsigned char *) mca_coll_shmcico_watch_line(&view, 2)
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 2 * 64
+          && 0 == ((uintptr_t) mca_coll_shmcico_watch_line(&view, 2) - (uintptr_t) base) % 128,
+          "watch address: the first line of a 128-byte pair after the id's");
     CHECK((unsigned char *) mca_coll_shmcico_done(&view, 2, 1)
-          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 64 + 64,
-          "done address: a line per bank after the id");
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 4 * 64 + 64,
+          "done address: a line per bank after the watch pair");
     CHECK((unsigned char *) mca_coll_shmcico_received(&view, 2, 1)
           == (unsigned char *) mca_coll_shmcico_done(&view, 2, 0) + 2 * 64 + 64,
           "received address");
@@ -143,7 +148,7 @@ static void check_format_and_view(void)
           == (unsigned char *) mca_coll_shmcico_done(&view, 2, 0) + 7 * 64,
           "region address");
     CHECK((unsigned char *) mca_coll_shmcico_flag(&view, 2, 3)
-          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 9 * 64 + 3 * 64,
+          == (unsigned char *) base + l.procs_offset + 2 * l.proc_stride + 12 * 64 + 3 * 64,
           "flag address");
     CHECK((unsigned char *) (mca_coll_shmcico_flag(&view, 5, 7) + 1)
           <= mca_coll_shmcico_slot(&view, 5, 0), "flags overlap the slots");

@@ -20,7 +20,14 @@
  *  - a partner that never answers: the serving side gives up after its
  *    patience with an unknown trip, and a partner whose server never
  *    serves gives up too (false), both bounded;
- *  - memory's latency is a time where the machine can flush a line.
+ *  - memory's latency is a time where the machine can flush a line;
+ *  - the watch (each process's view during the run): its rule is the
+ *    median of the last rounds; two threads as two processes of a
+ *    segment, each at most a bank's worth of calls ahead of the other,
+ *    take rounds every period from the second on and turn their view to
+ *    what the threshold says (near under a huge one, far under 1 ns)
+ *    once, the setup's answer before; a call looked at once, not twice;
+ *    nothing where not watched, nor where the other never marked.
  */
 
 #define _GNU_SOURCE
@@ -29,6 +36,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "coll_shmcico_nearness.h"
 #include "unit.h"
@@ -127,6 +137,148 @@ static void patience_beside_a_busy_thread(void)
     CHECK(took < 1.2, "it gave up after %.2f s (patience 1 s)", took);
 }
 
+static void watch_rule(void)
+{
+    uint64_t near_mostly[] = { 30, 200, 40 }, far_mostly[] = { 200, 30, 150 };
+
+    CHECK(mca_coll_shmcico_watch_judge(near_mostly, 3, 97), "30, 200, 40 ns under 97: near");
+    CHECK(!mca_coll_shmcico_watch_judge(far_mostly, 3, 97), "200, 30, 150 ns under 97: far");
+    CHECK(mca_coll_shmcico_watch_judge(far_mostly + 1, 1, 97), "30 ns alone: near");
+}
+
+/* two processes of one segment, played by two threads */
+static mca_coll_shmcico_view_t wview;
+static _Atomic uint64_t progress[2];     /* the last call each thread started */
+
+#define WATCH_CALLS (16 * MCA_COLL_SHMCICO_WATCH_PERIOD)
+#define WATCH_LEAD 8                    /* a bank's worth of calls, as claims allow */
+
+typedef struct watcher_t {
+    int me;
+    mca_coll_shmcico_watch_t watch;
+    int rounds, changes, again;
+} watcher_t;
+
+/* each process on a CPU of its own where there are two: a line the
+ * other wrote then comes from the other core's cache, never as a hit */
+static void pin_to(int cpu)
+{
+    cpu_set_t mine, one;
+
+    pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine);
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (CPU_COUNT(&mine) >= 2 && CPU_ISSET(cpu, &mine)) {
+        pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+    }
+}
+
+static void *watcher(void *arg)
+{
+    watcher_t *w = arg;
+
+    if (1 == w->me) {
+        pin_to(1);
+    }
+    for (uint64_t seq = 1; seq <= WATCH_CALLS; ++seq) {
+        while (atomic_load(&progress[1 - w->me]) + WATCH_LEAD < seq) {
+            sched_yield();
+        }
+        atomic_store(&progress[w->me], seq);
+        switch (mca_coll_shmcico_watch_call(&w->watch, &wview, w->me, seq)) {
+        case MCA_COLL_SHMCICO_WATCH_CHANGED:
+            ++w->changes;
+            /* fall through */
+        case MCA_COLL_SHMCICO_WATCH_ROUND:
+            ++w->rounds;
+            break;
+        default:
+            break;
+        }
+        w->again += MCA_COLL_SHMCICO_WATCH_NOTHING
+                    != mca_coll_shmcico_watch_call(&w->watch, &wview, w->me, seq);
+    }
+    atomic_store(&progress[w->me], UINT64_MAX / 2);     /* done: the other runs on */
+    return NULL;
+}
+
+static void *segment_of_two(void)
+{
+    mca_coll_shmcico_layout_t l;
+    int32_t numa[2] = { 0, 0 };
+    void *base;
+
+    CHECK(0 == mca_coll_shmcico_layout_init(&l, 4096, 2, 8, 2, 8192), "layout of two");
+    base = aligned_alloc(4096, l.segment_size);
+    memset(base, 0, l.segment_size);
+    mca_coll_shmcico_segment_format(base, &l, numa);
+    CHECK(0 == mca_coll_shmcico_view_init(&wview, base, &l), "view of two");
+    return base;
+}
+
+/* both processes watch from the setup's answer set_near under threshold */
+static void watch_two(bool set_near, uint64_t threshold, bool expect_near)
+{
+    watcher_t w[2] = { { .me = 0 }, { .me = 1 } };
+    pthread_t t;
+
+    atomic_store(&progress[0], 0);
+    atomic_store(&progress[1], 0);
+    cpu_set_t before;
+
+    for (int i = 0; i < 2; ++i) {
+        mca_coll_shmcico_watch_init(&w[i].watch, set_near, threshold);
+    }
+    pthread_getaffinity_np(pthread_self(), sizeof(before), &before);
+    pthread_create(&t, NULL, watcher, &w[1]);
+    pin_to(0);
+    (void) watcher(&w[0]);
+    pthread_join(t, NULL);
+    pthread_setaffinity_np(pthread_self(), sizeof(before), &before);
+    for (int i = 0; i < 2; ++i) {
+        /* 16 periods: a round in each from the second, but where a load
+         * came as fast as a hit (the rule skips those) */
+        CHECK(w[i].rounds >= 3 && w[i].rounds <= 15,
+              "threshold %llu, process %d: %d rounds", (unsigned long long) threshold, i,
+              w[i].rounds);
+        CHECK(w[i].watch.near == expect_near && w[i].changes == (set_near != expect_near),
+              "threshold %llu, process %d: %s after %d changes", (unsigned long long) threshold,
+              i, w[i].watch.near ? "near" : "far", w[i].changes);
+        CHECK(0 == w[i].again, "process %d: a call looked at twice %d times", i, w[i].again);
+    }
+}
+
+static void watch_alone(void)
+{
+    mca_coll_shmcico_watch_t w;
+    int looked = 0;
+
+    mca_coll_shmcico_watch_init(&w, true, 1);
+    for (uint64_t seq = 1; seq <= 4 * MCA_COLL_SHMCICO_WATCH_PERIOD; ++seq) {
+        looked += MCA_COLL_SHMCICO_WATCH_NOTHING
+                  != mca_coll_shmcico_watch_call(&w, &wview, 0, seq + 2 * WATCH_CALLS);
+    }
+    CHECK(0 == looked && w.near, "process 1 never marks again: no round, still near");
+    looked = 0;
+    mca_coll_shmcico_watch_init(&w, true, 0);
+    for (uint64_t seq = 1; seq <= 4 * MCA_COLL_SHMCICO_WATCH_PERIOD; ++seq) {
+        looked += MCA_COLL_SHMCICO_WATCH_NOTHING != mca_coll_shmcico_watch_call(&w, &wview, 0, seq);
+    }
+    CHECK(0 == looked && w.near, "not watched: no round, the setup's answer");
+}
+
+static void watch(void)
+{
+    void *base = segment_of_two();
+
+    watch_rule();
+    watch_two(false, UINT64_C(1000000000), true);
+    watch_two(true, 1, false);
+    watch_two(true, UINT64_C(1000000000), true);
+    watch_alone();
+    free(base);
+}
+
 int main(void)
 {
     uint64_t memory = mca_coll_shmcico_memory_ns();
@@ -142,5 +294,6 @@ int main(void)
           (unsigned long long) memory);
 #endif
     CHECK(memory == mca_coll_shmcico_memory_ns(), "memory's latency is measured once");
+    watch();
     return unit_report("test_nearness");
 }

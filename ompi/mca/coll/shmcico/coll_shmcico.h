@@ -33,6 +33,7 @@
 
 #include "coll_shmcico_compat.h"
 #include "coll_shmcico_engine.h"
+#include "coll_shmcico_nearness.h"
 #include "coll_shmcico_small.h"
 #include "coll_shmcico_tree.h"
 
@@ -108,6 +109,8 @@ typedef struct mca_coll_shmcico_params_t {
                                          pull from one root at once, the least
                                          crossover of Bcast */
     int32_t nearness;               /**< mca_coll_shmcico_nearness_t */
+    bool nearness_watch;            /**< each process watches nearness during the run */
+    uint64_t nearness_watch_ns;     /**< the watch's threshold; 0: the setup's rule */
     uint64_t own_streaming_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< own blocks from here are
                                                                  copied with streaming
                                                                  stores; 0: never */
@@ -170,6 +173,8 @@ typedef struct mca_coll_shmcico_component_t {
     unsigned long long single_copy_refused;   /**< segments where it was refused */
     unsigned long long slow_kernel_comms;     /**< segments whose setup found the kernel's
                                                    copy of cold data slow */
+    unsigned long long nearness_rounds;   /**< rounds of the nearness watch taken */
+    unsigned long long nearness_changes;  /**< rounds that turned a process's view */
     unsigned long long numa_pages_local;
     unsigned long long numa_pages_remote;
     unsigned long long segment_bytes;   /**< bytes of segments mapped now, kept ones
@@ -259,7 +264,9 @@ typedef struct mca_coll_shmcico_module_t {
     mca_coll_shmcico_place_t bcast_place;   /**< in tree, for its last Bcast's root */
     mca_coll_shmcico_copy_t copy;
     bool near;                      /**< its setup found (or was told) its processes
-                                         near one another */
+                                         near one another: the crossovers' nearness */
+    mca_coll_shmcico_watch_t watch; /**< this process's view of it, watched during the
+                                         run: the stores' nearness */
     uint64_t slow_kernel_min[MCA_COLL_SHMCICO_OP_COUNT];  /**< the slow-kernel floor
                                     of the blocks sent, the same on every process
                                     (0: none), set by its setup

@@ -81,14 +81,15 @@ mca_coll_shmcico_single_min_in_effect(const mca_coll_shmcico_module_t *module,
 }
 
 /** coll_shmcico_streaming_min as in effect: raised to
- *  coll_shmcico_near_streaming_min where the processes are near (0:
+ *  coll_shmcico_near_streaming_min where this process sees the others
+ *  near (its watch: the setup's answer, kept current where watched; 0:
  *  off; what MPI_Comm_get_info reports). */
 static inline uint64_t
 mca_coll_shmcico_streaming_min_in_effect(const mca_coll_shmcico_module_t *module)
 {
     uint64_t from = module->params.streaming_min;
 
-    return 0 != from && module->near && module->params.near_streaming_min > from
+    return 0 != from && module->watch.near && module->params.near_streaming_min > from
         ? module->params.near_streaming_min : from;
 }
 

@@ -145,6 +145,14 @@ static void register_counters(void)
     register_counter("segments_failed",
                      "Number of communicators whose segment could not be made "
                      "(they fall back for good)", &c->segments_failed);
+    register_counter("nearness_rounds",
+                     "Number of rounds this process's nearness watch took: loads of the "
+                     "lines the others marked, timed (coll_shmcico_nearness_watch_ns)",
+                     &c->nearness_rounds);
+    register_counter("nearness_changes",
+                     "Number of those rounds that turned this process's view of a "
+                     "communicator from near to far or back (verbose level 10 says which)",
+                     &c->nearness_changes);
     register_counter("single_copy_comms",
                      "Number of communicator segments on which single copy works",
                      &c->single_copy_comms);

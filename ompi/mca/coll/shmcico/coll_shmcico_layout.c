@@ -54,7 +54,7 @@ static bool params_valid(size_t page_size, uint32_t nprocs, uint32_t slots,
  * bank, then one flag per slot */
 static size_t lines_of(uint32_t slots, uint32_t banks)
 {
-    return (1 + 4 * (size_t) banks + slots) * MCA_COLL_SHMCICO_CACHELINE;
+    return (MCA_COLL_SHMCICO_ID_LINES + 4 * (size_t) banks + slots) * MCA_COLL_SHMCICO_CACHELINE;
 }
 
 int mca_coll_shmcico_layout_init(mca_coll_shmcico_layout_t *layout,

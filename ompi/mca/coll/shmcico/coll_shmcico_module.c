@@ -47,6 +47,7 @@ static void shmcico_module_construct(mca_coll_shmcico_module_t *module)
     module->pieces[0] = module->pieces[1] = NULL;
     memset(&module->copy, 0, sizeof(module->copy));
     module->near = false;
+    mca_coll_shmcico_watch_init(&module->watch, false, 0);
     memset(&module->previous, 0, sizeof(module->previous));
     memset(&module->engine, 0, sizeof(module->engine));
     memset(&module->tree, 0, sizeof(module->tree));

@@ -9,7 +9,8 @@
  */
 
 /*
- * The setup's ping-pong and memory's latency (coll_shmcico_nearness.h).
+ * The setup's ping-pong, memory's latency and the watch during the run
+ * (coll_shmcico_nearness.h).
  *
  * The balls rank 0 serves process i are i * 2 * ROUNDS + 1, + 3, ...,
  * and i returns each plus one: a process that stopped waiting can never
@@ -113,4 +114,108 @@ uint64_t mca_coll_shmcico_memory_ns(void)
         atomic_store_explicit(&known, ns, memory_order_relaxed);
     }
     return ns - 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Watched                                                              */
+
+/* The clock's own cost, the least of a few empty timings (once per
+ * process; threads that ask at once each measure and keep one answer) */
+static uint64_t clock_cost_ns(void)
+{
+    static _Atomic uint64_t known;      /* cost + 1; 0: not measured yet */
+    uint64_t cost = atomic_load_explicit(&known, memory_order_relaxed);
+
+    if (0 == cost) {
+        cost = UINT64_MAX;
+        for (int i = 0; i < 16; ++i) {
+            uint64_t start = now_ns(), took = now_ns() - start;
+            cost = took < cost ? took : cost;
+        }
+        atomic_store_explicit(&known, cost + 1, memory_order_relaxed);
+        return cost;
+    }
+    return cost - 1;
+}
+
+/* How long a load of word took (ns, the clock's cost taken off), and
+ * what it read.  The clock reads the time stamp counter in order with
+ * the loads before it, so the second reading waits for this one. */
+static uint64_t timed_load(_Atomic uint64_t *word, uint64_t *value)
+{
+    uint64_t start = now_ns(), took;
+
+    /* relaxed: the mark orders nothing, only its arrival is timed */
+    *value = atomic_load_explicit(word, memory_order_relaxed);
+    took = now_ns() - start;
+    return took > clock_cost_ns() ? took - clock_cost_ns() : 0;
+}
+
+void mca_coll_shmcico_watch_init(mca_coll_shmcico_watch_t *watch, bool near,
+                                 uint64_t threshold_ns)
+{
+    *watch = (mca_coll_shmcico_watch_t) { .threshold_ns = threshold_ns, .near = near };
+    if (0 != threshold_ns) {
+        (void) clock_cost_ns();
+    }
+}
+
+bool mca_coll_shmcico_watch_judge(const uint64_t *rounds, int n, uint64_t threshold_ns)
+{
+    int at_most = 0;
+
+    for (int i = 0; i < n; ++i) {
+        at_most += rounds[i] <= threshold_ns;
+    }
+    return 2 * at_most > n;             /* the median is at most the threshold */
+}
+
+/* The slowest load of the others' watch lines, or 0 where one is not
+ * marked for this period (mark) or came as fast as a cache hit */
+static uint64_t round_of(const mca_coll_shmcico_view_t *view, int me, uint64_t mark)
+{
+    uint64_t slowest = 0;
+
+    for (int i = 0; i < (int) view->layout.nprocs; ++i) {
+        uint64_t found, took;
+        if (i == me) {
+            continue;
+        }
+        took = timed_load(&mca_coll_shmcico_watch_line(view, i)->mark, &found);
+        if (found != mark || took < MCA_COLL_SHMCICO_WATCH_HIT_NS) {
+            return 0;
+        }
+        slowest = took > slowest ? took : slowest;
+    }
+    return slowest;
+}
+
+mca_coll_shmcico_watched_t mca_coll_shmcico_watch_call(mca_coll_shmcico_watch_t *watch,
+                                                       const mca_coll_shmcico_view_t *view,
+                                                       int me, uint64_t seq)
+{
+    uint64_t phase = seq % MCA_COLL_SHMCICO_WATCH_PERIOD, slowest;
+    bool was = watch->near;
+
+    if (0 == watch->threshold_ns || seq == watch->last_seq || seq < MCA_COLL_SHMCICO_WATCH_PERIOD
+        || !mca_coll_shmcico_watch_due(seq)) {
+        return MCA_COLL_SHMCICO_WATCH_NOTHING;
+    }
+    watch->last_seq = seq;          /* a call the skeleton retries looks once */
+    if (0 == phase) {
+        /* relaxed: nothing is read through the mark */
+        atomic_store_explicit(&mca_coll_shmcico_watch_line(view, me)->mark, seq,
+                              memory_order_relaxed);
+        return MCA_COLL_SHMCICO_WATCH_NOTHING;
+    }
+    slowest = round_of(view, me, seq - MCA_COLL_SHMCICO_WATCH_PERIOD / 2);
+    if (0 == slowest) {
+        return MCA_COLL_SHMCICO_WATCH_NOTHING;
+    }
+    watch->rounds[watch->taken++ % MCA_COLL_SHMCICO_WATCH_ROUNDS] = slowest;
+    if (watch->taken >= MCA_COLL_SHMCICO_WATCH_ROUNDS) {
+        watch->near = mca_coll_shmcico_watch_judge(watch->rounds, MCA_COLL_SHMCICO_WATCH_ROUNDS,
+                                                   watch->threshold_ns);
+    }
+    return watch->near != was ? MCA_COLL_SHMCICO_WATCH_CHANGED : MCA_COLL_SHMCICO_WATCH_ROUND;
 }

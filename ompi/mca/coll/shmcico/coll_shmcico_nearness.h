@@ -90,4 +90,75 @@ static inline bool mca_coll_shmcico_near(uint64_t slowest_trip_ns, uint64_t memo
         && 3 * slowest_trip_ns <= 2 * memory_ns;
 }
 
+/* ------------------------------------------------------------------ */
+/* Watched: each process's own view, kept current during the run        */
+
+/**
+ * The setup's answer holds for the communicator's crossovers, which
+ * every process must find alike.  How a sender writes its slots is its
+ * own choice (readers cannot tell), and for that each process keeps its
+ * own view, watched while the communicator runs, so that a machine that
+ * moves processes between dies (a VM whose vCPUs the host moves) does
+ * not leave ordinary stores where the lines now cross slowly:
+ *
+ *   call n, n % PERIOD == 0             every process marks its watch
+ *                                       line with n (a relaxed store)
+ *   call n, n % PERIOD == PERIOD / 2    every process loads each other
+ *                                       process's watch line, timed; a
+ *                                       round counts where every line
+ *                                       holds this period's mark, none
+ *                                       came faster than a cache hit
+ *                                       (MCA_COLL_SHMCICO_WATCH_HIT_NS)
+ *
+ * A process is at most a bank's worth of calls ahead of any other (the
+ * claim of a bank waits for everyone's done with its previous call), so
+ * half a period later every other process has marked, and no process
+ * has loaded the line since: the load takes the line from the core that
+ * wrote it, one trip (20 to 50 ns near, 120 to 160 ns far on the test
+ * VM, the clock's own cost taken off, against memory's 140 to 150).  The view is near when the median
+ * of the last MCA_COLL_SHMCICO_WATCH_ROUNDS rounds' slowest loads is at
+ * most the threshold (two thirds of memory's latency, as at setup).
+ * Nothing waits: a process that marked late only costs a round.
+ */
+#define MCA_COLL_SHMCICO_WATCH_PERIOD 1024
+#define MCA_COLL_SHMCICO_WATCH_ROUNDS 3
+#define MCA_COLL_SHMCICO_WATCH_HIT_NS 8
+
+typedef struct mca_coll_shmcico_watch_t {
+    uint64_t threshold_ns;          /**< near: a round's slowest load at most
+                                         this; 0: not watched */
+    uint64_t last_seq;              /**< the call it last marked or loaded at */
+    uint64_t rounds[MCA_COLL_SHMCICO_WATCH_ROUNDS];    /**< the last rounds' slowest
+                                                            loads (ns) */
+    uint64_t taken;                 /**< rounds so far */
+    bool near;                      /**< this process's view (the setup's until
+                                         MCA_COLL_SHMCICO_WATCH_ROUNDS rounds) */
+} mca_coll_shmcico_watch_t;
+
+/** What one call's look did. */
+typedef enum {
+    MCA_COLL_SHMCICO_WATCH_NOTHING = 0, /**< no round (not its call, or none counted) */
+    MCA_COLL_SHMCICO_WATCH_ROUND,       /**< a round, the view as it was */
+    MCA_COLL_SHMCICO_WATCH_CHANGED      /**< a round that turned the view */
+} mca_coll_shmcico_watched_t;
+
+/** Start from the setup's answer; threshold_ns 0: never look again. */
+void mca_coll_shmcico_watch_init(mca_coll_shmcico_watch_t *watch, bool near,
+                                 uint64_t threshold_ns);
+
+/** Whether call seq is one of the watch's (a mark or a round). */
+static inline bool mca_coll_shmcico_watch_due(uint64_t seq)
+{
+    return 0 == (seq & (MCA_COLL_SHMCICO_WATCH_PERIOD / 2 - 1));
+}
+
+/** Process me at the start of call seq of the segment of view: marks,
+ *  or takes a round, as the period says (see above). */
+mca_coll_shmcico_watched_t mca_coll_shmcico_watch_call(mca_coll_shmcico_watch_t *watch,
+                                                       const mca_coll_shmcico_view_t *view,
+                                                       int me, uint64_t seq);
+
+/** Near: the median of rounds[0 .. n - 1] (n odd) is at most threshold_ns. */
+bool mca_coll_shmcico_watch_judge(const uint64_t *rounds, int n, uint64_t threshold_ns);
+
 #endif /* MCA_COLL_SHMCICO_NEARNESS_H */

@@ -335,6 +335,22 @@ static void register_segment_params(void)
                   "pages and wait on each other, and the queues, written once and read "
                   "by all, carry smaller blocks faster; 0: Bcast's own",
                   OPAL_INFO_LVL_5, &p->readers_single_min);
+    p->nearness_watch = true;
+    register_bool("nearness_watch",
+                  "With coll_shmcico_nearness auto, on communicators of at most 4 "
+                  "processes whose setup timed it: every 1024 calls each process times "
+                  "a load of a line each other process has just written, and writes "
+                  "its slots with the stores of near processes while the median of "
+                  "the last three loads is at most coll_shmcico_nearness_watch_ns (the "
+                  "crossovers keep the setup's answer); false: the setup's answer for "
+                  "the communicator's life",
+                  OPAL_INFO_LVL_5, &p->nearness_watch);
+    p->nearness_watch_ns = 0;
+    register_size("nearness_watch_ns",
+                  "The nearness watch's threshold (ns): processes whose lines this "
+                  "process loads in at most this are near to it; 0: two thirds of a "
+                  "load from memory, as the setup's rule",
+                  OPAL_INFO_LVL_6, &p->nearness_watch_ns);
     p->near_streaming_min = DEFAULT_NEAR_STREAMING_MIN;
     register_size("near_streaming_min",
                   "Where a communicator's processes are near one another "

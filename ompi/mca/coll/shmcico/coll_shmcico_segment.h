@@ -29,7 +29,9 @@
  *            |   block of that root's receive buffer            |
  *            +--------------------------------------------------+
  *            | process 0:  id        pid, mapping address, probe |  process 0's
- *            |             done[w]   the last op of each bank it |  NUMA node
+ *            |             watch     the call of its last mark   |  NUMA node
+ *            |                       (a 128-byte pair of its own)|
+ *            |             done[w]   the last op of each bank it |
  *            |                       is done with, a line each   |
  *            |             received[w]  how far it got in its    |
  *            |                       current op (rings, chunks)  |
@@ -40,8 +42,8 @@
  *            |                       lap, size, total, payload   |
  *            |             q[s]      s slots of f bytes          |
  *            +--------------------------------------------------+
- *            | process 1:  id, done, received, xfer, region,    |  process 1's
- *            |             flag[s], q[s]                        |  NUMA node
+ *            | process 1:  id, watch, done, received, xfer,     |  process 1's
+ *            |             region, flag[s], q[s]                |  NUMA node
  *            +--------------------------------------------------+
  *            | ...                                              |
  *            +--------------------------------------------------+
@@ -62,7 +64,7 @@
 
 #define MCA_COLL_SHMCICO_CACHELINE      64
 #define MCA_COLL_SHMCICO_MAGIC          UINT64_C(0x4f43494343484d53) /* "SMHCCICO" */
-#define MCA_COLL_SHMCICO_LAYOUT_VERSION 7
+#define MCA_COLL_SHMCICO_LAYOUT_VERSION 8
 #define MCA_COLL_SHMCICO_MAX_BANKS      8
 #define MCA_COLL_SHMCICO_INLINE         32  /**< bytes carried inside a flag */
 
@@ -124,6 +126,20 @@ typedef struct mca_coll_shmcico_id_t {
 } mca_coll_shmcico_id_t;
 
 #define MCA_COLL_SHMCICO_PROBE(rank) (MCA_COLL_SHMCICO_MAGIC ^ (uint64_t) (rank))
+
+/** The line a process marks once every MCA_COLL_SHMCICO_WATCH_PERIOD
+ *  calls and the others load, timed, half a period later: how long a
+ *  line that another core wrote takes to arrive (coll_shmcico_nearness.h).
+ *  It has a 128-byte pair of lines to itself (the line before it is
+ *  unused), so that no prefetch of a neighbouring line the others read
+ *  brings it early. */
+typedef struct mca_coll_shmcico_watch_line_t {
+    _Alignas(MCA_COLL_SHMCICO_CACHELINE) _Atomic uint64_t mark;
+} mca_coll_shmcico_watch_line_t;
+
+/** Lines of a process's block before its done lines: id, an unused
+ *  line, the watch line and the unused line after it. */
+#define MCA_COLL_SHMCICO_ID_LINES 4
 
 /** The last op of one bank a process is done with.  A line per bank:
  *  the process rewrites bank b's line only when it finishes a call on
@@ -277,10 +293,19 @@ mca_coll_shmcico_id(const mca_coll_shmcico_view_t *view, int proc)
     return (mca_coll_shmcico_id_t *) mca_coll_shmcico_proc_block(view, proc);
 }
 
+static inline mca_coll_shmcico_watch_line_t *
+mca_coll_shmcico_watch_line(const mca_coll_shmcico_view_t *view, int proc)
+{
+    return (mca_coll_shmcico_watch_line_t *) (mca_coll_shmcico_proc_block(view, proc)
+                                              + 2 * MCA_COLL_SHMCICO_CACHELINE);
+}
+
 static inline mca_coll_shmcico_done_t *
 mca_coll_shmcico_done(const mca_coll_shmcico_view_t *view, int proc, uint32_t bank)
 {
-    return (mca_coll_shmcico_done_t *) (mca_coll_shmcico_id(view, proc) + 1) + bank;
+    return (mca_coll_shmcico_done_t *) (mca_coll_shmcico_proc_block(view, proc)
+                                        + MCA_COLL_SHMCICO_ID_LINES
+                                          * MCA_COLL_SHMCICO_CACHELINE) + bank;
 }
 
 static inline mca_coll_shmcico_received_t *

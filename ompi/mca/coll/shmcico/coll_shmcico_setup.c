@@ -489,6 +489,7 @@ static void finish(setup_t *s, const setup_verdict_t *verdict)
     if (0 == verdict->status) {
         m->state = MCA_COLL_SHMCICO_SEGMENT_READY;
         m->near = 0 != verdict->near;
+        mca_coll_shmcico_setup_watch(s, verdict);
         settle_single_copy(s, verdict);
         mca_coll_shmcico_setup_print_nearness(s, verdict);
         mca_coll_shmcico_setup_settle_kernel(s, verdict);

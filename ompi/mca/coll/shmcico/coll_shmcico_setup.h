@@ -147,6 +147,10 @@ uint64_t mca_coll_shmcico_setup_time_trip(setup_t *s, int i, bool plays);
 /** Rank i, after its report: its part, where rank 0 says it plays. */
 void mca_coll_shmcico_setup_return_trips(setup_t *s);
 
+/** Every process: its watch of the nearness its stores follow, from the
+ *  verdict (coll_shmcico_nearness.h) */
+void mca_coll_shmcico_setup_watch(setup_t *s, const setup_verdict_t *verdict);
+
 /** Rank 0: the verdict's nearness from the slowest trip timed, or as
  *  the parameter tells it. */
 void mca_coll_shmcico_setup_decide_near(setup_t *s, uint64_t slowest,

@@ -82,6 +82,27 @@ void mca_coll_shmcico_setup_decide_near(setup_t *s, uint64_t slowest,
     }
 }
 
+/* Every process: its watch of the nearness the stores follow
+ * (coll_shmcico_nearness.h), from the verdict: watched (where
+ * coll_shmcico_nearness_watch says so) where the setup timed a trip as
+ * the parameter asked (auto) on a communicator small enough for the near
+ * floors, against coll_shmcico_nearness_watch_ns or two thirds of the
+ * verdict's load from memory */
+void mca_coll_shmcico_setup_watch(setup_t *s, const setup_verdict_t *verdict)
+{
+    mca_coll_shmcico_module_t *m = s->module;
+    uint64_t threshold = 0;
+
+    if (m->params.nearness_watch && MCA_COLL_SHMCICO_NEARNESS_AUTO == m->params.nearness
+        && 0 != verdict->memory_ns
+        && MCA_COLL_SHMCICO_TRIP_UNKNOWN != verdict->trip_ns
+        && m->engine.nprocs <= MCA_COLL_SHMCICO_NEAR_MAX_PROCS) {
+        threshold = 0 != m->params.nearness_watch_ns ? m->params.nearness_watch_ns
+                                                     : 2 * verdict->memory_ns / 3;
+    }
+    mca_coll_shmcico_watch_init(&m->watch, m->near, threshold);
+}
+
 /* where the verdict's nearness came from, for the verbose line */
 void mca_coll_shmcico_setup_print_nearness(setup_t *s, const setup_verdict_t *verdict)
 {
