@@ -395,6 +395,12 @@ void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
 /** The module goes away: no more callbacks for it. */
 void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module);
 
+/** The nearness watch's look at call seq of comm, where its period says
+ *  so (coll_shmcico_nearness.h): counted, said at verbose level 10 where
+ *  this process's view turned, and then put into the communicator's info. */
+void mca_coll_shmcico_watch_look(mca_coll_shmcico_module_t *module,
+                                 struct ompi_communicator_t *comm, uint64_t seq);
+
 /** Names of the operations ("bcast", ...), of the single-copy modes and of
  *  the nearness choices. */
 extern const char *const mca_coll_shmcico_op_names[MCA_COLL_SHMCICO_OP_COUNT];

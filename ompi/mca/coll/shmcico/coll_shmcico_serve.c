@@ -26,7 +26,6 @@
 #include "ompi_config.h"
 
 #include <errno.h>
-#include <inttypes.h>
 
 #include "coll_shmcico.h"
 #include "coll_shmcico_choice.h"
@@ -558,34 +557,6 @@ serve_flows(const mca_coll_shmcico_args_t *a, struct ompi_communicator_t *comm,
     return served;
 }
 
-/* The nearness watch's look at this call, where the period says so
- * (coll_shmcico_nearness.h): counted, and where it turned said and put
- * into the communicator's info (the streaming threshold in effect) */
-static __opal_attribute_noinline__ void watch_nearness(mca_coll_shmcico_module_t *module,
-                                                       struct ompi_communicator_t *comm,
-                                                       uint64_t seq)
-{
-    mca_coll_shmcico_watch_t *w = &module->watch;
-    mca_coll_shmcico_watched_t what = mca_coll_shmcico_watch_call(w, &module->engine.view,
-                                                                  module->engine.rank, seq);
-
-    if (MCA_COLL_SHMCICO_WATCH_NOTHING == what) {
-        return;
-    }
-    mca_coll_shmcico_count(&mca_coll_shmcico_component.nearness_rounds, 1);
-    if (MCA_COLL_SHMCICO_WATCH_CHANGED == what) {
-        mca_coll_shmcico_count(&mca_coll_shmcico_component.nearness_changes, 1);
-        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
-                                 MCA_COLL_SHMCICO_COMM_FMT "processes now %s to this one "
-                                 "(the slowest load of their lines %" PRIu64 " ns, near up "
-                                 "to %" PRIu64 "): streaming stores from %" PRIu64 " bytes",
-                                 MCA_COLL_SHMCICO_COMM_ARGS(comm), w->near ? "near" : "far",
-                                 w->rounds[(w->taken - 1) % MCA_COLL_SHMCICO_WATCH_ROUNDS],
-                                 w->threshold_ns, mca_coll_shmcico_streaming_from(module));
-        mca_coll_shmcico_hints_publish(module, comm);
-    }
-}
-
 bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
                             struct ompi_communicator_t *comm,
                             mca_coll_shmcico_module_t *module, int *rc)
@@ -613,7 +584,7 @@ bool mca_coll_shmcico_serve(const mca_coll_shmcico_args_t *a,
         return false;
     }
     if (OPAL_UNLIKELY(mca_coll_shmcico_watch_due(module->engine.last.seq + 1))) {
-        watch_nearness(module, comm, module->engine.last.seq + 1);
+        mca_coll_shmcico_watch_look(module, comm, module->engine.last.seq + 1);
     }
     path = served_small(a, comm, module, me, p, rc, &small);
     if (OPAL_LIKELY(MCA_COLL_SHMCICO_SMALL_SERVED == path)) {

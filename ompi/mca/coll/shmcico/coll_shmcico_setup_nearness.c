@@ -12,7 +12,8 @@
  * Step 3b of a segment's setup (coll_shmcico_setup.h): whether the
  * communicator's processes are near one another, timed on the segment's
  * ping-pong line (coll_shmcico_nearness.h), told, or as a kept segment's
- * setup found it.
+ * setup found it; and each process's watch of it during the run, which
+ * its calls look at once every half period.
  */
 
 #include "ompi_config.h"
@@ -123,4 +124,31 @@ void mca_coll_shmcico_setup_print_nearness(setup_t *s, const setup_verdict_t *ve
                              "from %" PRIu64 " bytes", MCA_COLL_SHMCICO_COMM_ARGS(s->comm),
                              verdict->near ? "near" : "far", why,
                              mca_coll_shmcico_streaming_from(s->module));
+}
+
+/* The nearness watch's look at this call, where the period says so
+ * (coll_shmcico_nearness.h): counted, and where it turned said and put
+ * into the communicator's info (the streaming threshold in effect) */
+void mca_coll_shmcico_watch_look(mca_coll_shmcico_module_t *module,
+                                 struct ompi_communicator_t *comm, uint64_t seq)
+{
+    mca_coll_shmcico_watch_t *w = &module->watch;
+    mca_coll_shmcico_watched_t what = mca_coll_shmcico_watch_call(w, &module->engine.view,
+                                                                  module->engine.rank, seq);
+
+    if (MCA_COLL_SHMCICO_WATCH_NOTHING == what) {
+        return;
+    }
+    mca_coll_shmcico_count(&mca_coll_shmcico_component.nearness_rounds, 1);
+    if (MCA_COLL_SHMCICO_WATCH_CHANGED == what) {
+        mca_coll_shmcico_count(&mca_coll_shmcico_component.nearness_changes, 1);
+        MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_COMM,
+                                 MCA_COLL_SHMCICO_COMM_FMT "processes now %s to this one "
+                                 "(the slowest load of their lines %" PRIu64 " ns, near up "
+                                 "to %" PRIu64 "): streaming stores from %" PRIu64 " bytes",
+                                 MCA_COLL_SHMCICO_COMM_ARGS(comm), w->near ? "near" : "far",
+                                 w->rounds[(w->taken - 1) % MCA_COLL_SHMCICO_WATCH_ROUNDS],
+                                 w->threshold_ns, mca_coll_shmcico_streaming_from(module));
+        mca_coll_shmcico_hints_publish(module, comm);
+    }
 }
