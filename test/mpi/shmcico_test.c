@@ -253,7 +253,9 @@ unsigned long long st_single_min(st_op op, int procs, int near)
     if (!near || procs > 4) {
         return min;
     }
-    if (0 != floor && ST_ALLGATHER != op && ST_ALLGATHERV != op && floor <= ring) {
+    if (ST_ALLGATHER == op || ST_ALLGATHERV == op) {
+        floor = floor < ring ? floor : ring;    /* at most a bank's slots */
+    } else if (0 != floor && floor <= ring) {
         floor = ring + 1;
     }
     return at_least(floor, min);

@@ -164,7 +164,8 @@ int st_single_copy_procs_ok(st_op op, int procs);
  * and where the processes are near (near) and at most 4, at least
  * coll_shmcico_near_single_copy_min and, for the operations with one
  * writer and one reader per block (all but Allgather(v)), past the bytes
- * of a bank's slots (coll_shmcico_slots / coll_shmcico_banks fragments). */
+ * of a bank's slots (coll_shmcico_slots / coll_shmcico_banks fragments),
+ * for Allgather(v) no more than those bytes. */
 unsigned long long st_single_min(st_op op, int procs, int near);
 
 /* The largest block of op that its sender probes on a communicator of

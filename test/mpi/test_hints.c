@@ -70,7 +70,7 @@
  *    KiB blocks with streaming stores; a hint once the segment is made is
  *    ignored (see nearness()); told near, MPI_Comm_get_info reports the
  *    crossovers in effect (streaming stores from 1 MiB, on up to 4
- *    processes single copy from 256 KiB), and a communicator's hint that changes a crossover
+ *    processes single copy from 256 KiB, Allgather(v) from 32 KiB), and a communicator's hint that changes a crossover
  *    replaces the floor (see near_floors());
  *  - "test_hints watch far|near|none" (coll_shmcico_nearness auto,
  *    coll_shmcico_nearness_watch_ns 1 or 1000000000): after 16 periods of
@@ -603,7 +603,7 @@ static MPI_Comm queues_told(const char *value)
 /* Told near, a communicator reports the crossovers in effect: streaming
  * stores from coll_shmcico_near_streaming_min (1 MiB), and on up to 4
  * processes no single copy below coll_shmcico_near_single_copy_min
- * (256 KiB); a hint that changes a crossover replaces its floor there. */
+ * (256 KiB; Allgather(v) below a bank's slots, 32 KiB); a hint that changes a crossover replaces its floor there. */
 static void near_floors(void)
 {
     MPI_Comm near = dup_with("shmcico_nearness", "near");

@@ -34,24 +34,27 @@
 /** The near floor of op's crossover on a near communicator of up to
  *  MCA_COLL_SHMCICO_NEAR_MAX_PROCS processes (else 0):
  *  coll_shmcico_near_single_copy_min (0: none), and for an operation with
- *  one writer and one reader per block (all but Allgather(v)) more than a
- *  bank's slots hold: a block that fits there is written at once, while
- *  its reader copies it out, which beat a kernel call at np 2
- *  (docs/design.md, "Near and far, measured"). */
+ *  one writer and one reader per block more than a bank's slots hold: a
+ *  block that fits there is written at once, while its reader copies it
+ *  out, which beat a kernel call at np 2.  Allgather(v), whose processes
+ *  each copy their block in and the others' out, keeps at most a bank's
+ *  slots in the queues: beyond, its gain near was small and its loss
+ *  where the machine turned far after the setup large (docs/design.md,
+ *  "Near and far, measured"). */
 static inline uint64_t mca_coll_shmcico_near_floor(const mca_coll_shmcico_module_t *module,
                                                    mca_coll_shmcico_op_t op)
 {
     const mca_coll_shmcico_layout_t *layout = &module->engine.view.layout;
-    uint64_t floor = module->params.near_single_min, ring;
+    uint64_t floor = module->params.near_single_min;
+    uint64_t ring = (uint64_t) layout->bank_slots * layout->fragment_size;
 
-    if (!module->near || module->engine.nprocs > MCA_COLL_SHMCICO_NEAR_MAX_PROCS) {
+    if (!module->near || module->engine.nprocs > MCA_COLL_SHMCICO_NEAR_MAX_PROCS
+        || 0 == floor) {
         return 0;
     }
-    if (0 == floor || MCA_COLL_SHMCICO_OP_ALLGATHER == op
-        || MCA_COLL_SHMCICO_OP_ALLGATHERV == op) {
-        return floor;
+    if (MCA_COLL_SHMCICO_OP_ALLGATHER == op || MCA_COLL_SHMCICO_OP_ALLGATHERV == op) {
+        return floor < ring ? floor : ring;
     }
-    ring = (uint64_t) layout->bank_slots * layout->fragment_size;
     return floor > ring ? floor : ring + 1;
 }
 
