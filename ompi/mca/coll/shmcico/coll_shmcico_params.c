@@ -322,7 +322,8 @@ static void register_segment_params(void)
                   "Where a communicator of at most 4 processes is near one another "
                   "(coll_shmcico_nearness), the smallest block that goes by single copy "
                   "is the larger of this and the operation's "
-                  "coll_shmcico_<op>_single_copy_min: the queues, written with ordinary "
+                  "coll_shmcico_<op>_single_copy_min (for Allgather(v) of this and a "
+                  "bank's slots, the smaller): the queues, written with ordinary "
                   "stores, carry a block of up to a few hundred KiB from one cache to "
                   "the other faster than a kernel copy does; 0: the operations' own",
                   OPAL_INFO_LVL_5, &p->near_single_min);
