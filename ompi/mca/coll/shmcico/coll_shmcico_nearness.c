@@ -143,12 +143,13 @@ static uint64_t clock_cost_ns(void)
  * the loads before it, so the second reading waits for this one. */
 static uint64_t timed_load(_Atomic uint64_t *word, uint64_t *value)
 {
-    uint64_t start = now_ns(), took;
+    uint64_t start = now_ns(), took, cost;
 
     /* relaxed: the mark orders nothing, only its arrival is timed */
     *value = atomic_load_explicit(word, memory_order_relaxed);
     took = now_ns() - start;
-    return took > clock_cost_ns() ? took - clock_cost_ns() : 0;
+    cost = clock_cost_ns();
+    return took > cost ? took - cost : 0;
 }
 
 void mca_coll_shmcico_watch_init(mca_coll_shmcico_watch_t *watch, bool near,
