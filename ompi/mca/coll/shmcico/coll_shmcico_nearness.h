@@ -114,8 +114,8 @@ static inline bool mca_coll_shmcico_near(uint64_t slowest_trip_ns, uint64_t memo
  * claim of a bank waits for everyone's done with its previous call), so
  * half a period later every other process has marked, and no process
  * has loaded the line since: the load takes the line from the core that
- * wrote it, one trip (20 to 50 ns near, 120 to 160 ns far on the test
- * VM, the clock's own cost taken off, against memory's 140 to 150).  The
+ * wrote it, one trip (10 to 61 ns near, 111 to 151 ns far on the test
+ * VM, the clock's own cost taken off, against memory's 132 to 147).  The
  * view is near when the median of the last MCA_COLL_SHMCICO_WATCH_ROUNDS
  * rounds' slowest loads is at most the threshold (two thirds of memory's
  * latency, as at setup).  Nothing waits: a process that marked late only
