@@ -363,11 +363,10 @@ void mca_coll_shmcico_fallback(const mca_coll_shmcico_module_t *module,
                                mca_coll_shmcico_op_t op,
                                struct ompi_communicator_t *comm, const char *why);
 
-/** The module serving comm (NULL when shmcico does not); mark a node
- *  communicator's module as inner, with the parameters in effect on the
- *  communicator it serves (the MCA values and that one's hints) unless
- *  its segment is made already (coll_shmcico_lazy 0), and return it. */
-mca_coll_shmcico_module_t *mca_coll_shmcico_module_of(struct ompi_communicator_t *comm);
+/** Mark a node communicator's module as inner, with the parameters in
+ *  effect on the communicator it serves (the MCA values and that one's
+ *  hints) unless its segment is made already (coll_shmcico_lazy 0), and
+ *  return it (NULL when shmcico does not serve comm). */
 mca_coll_shmcico_module_t *mca_coll_shmcico_set_inner(struct ompi_communicator_t *comm,
                                                       const mca_coll_shmcico_params_t *params);
 
@@ -377,10 +376,20 @@ void mca_coll_shmcico_params_register(void);
 void mca_coll_shmcico_params_check(void);
 
 /* ------------------------------------------------------------------ */
-/* Per-communicator hints (coll_shmcico_hints.c)                        */
+/* Which module serves a communicator (coll_shmcico_registry.c)         */
 
-void mca_coll_shmcico_hints_open(void);
-void mca_coll_shmcico_hints_close(void);
+/** Open while the component is; adding never allocates (false: the
+ *  registry is closed); module_of() is NULL where shmcico does not serve
+ *  comm; a module forgotten gets no more hint callbacks. */
+void mca_coll_shmcico_registry_open(void);
+void mca_coll_shmcico_registry_close(void);
+bool mca_coll_shmcico_registry_add(struct ompi_communicator_t *comm,
+                                   mca_coll_shmcico_module_t *module);
+mca_coll_shmcico_module_t *mca_coll_shmcico_module_of(struct ompi_communicator_t *comm);
+void mca_coll_shmcico_registry_forget(mca_coll_shmcico_module_t *module);
+
+/* ------------------------------------------------------------------ */
+/* Per-communicator hints (coll_shmcico_hints.c)                        */
 
 /** Apply the communicator's shmcico_* info keys to the module and follow
  *  later MPI_Comm_set_info calls. */
@@ -391,9 +400,6 @@ void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
  *  segment is made: rank 0's, and the single copy that works). */
 void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
                                    struct ompi_communicator_t *comm);
-
-/** The module goes away: no more callbacks for it. */
-void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module);
 
 /** The nearness watch's look at call seq of comm, where its period says
  *  so (coll_shmcico_nearness.h): counted, said at verbose level 10 where

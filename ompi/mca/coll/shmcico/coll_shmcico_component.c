@@ -248,13 +248,13 @@ static int shmcico_open(void)
     opal_output_set_verbosity(c->output, c->verbose);
     mca_coll_shmcico_params_check();
     calibrate_probe(c);
-    mca_coll_shmcico_hints_open();
+    mca_coll_shmcico_registry_open();
     return OMPI_SUCCESS;
 }
 
 static int shmcico_close(void)
 {
-    mca_coll_shmcico_hints_close();
+    mca_coll_shmcico_registry_close();
     mca_coll_shmcico_keep_clear();
     mca_coll_shmcico_numa_release();
     if (mca_coll_shmcico_component.output >= 0) {

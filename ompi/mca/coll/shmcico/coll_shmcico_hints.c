@@ -62,82 +62,6 @@
 #include "coll_shmcico_choice.h"
 
 /* ------------------------------------------------------------------ */
-/* Which module a communicator's callback is for                        */
-
-/* A list through the modules themselves (mca_coll_shmcico_module_t's
- * registered_comm and registered_next), so that registering a
- * communicator never allocates: a process that could not register one
- * would not see its hints, and a shmcico_disable hint seen by the other
- * processes alone would leave them falling back while it waits in the
- * segment's setup. */
-static struct {
-    opal_mutex_t lock;
-    bool ready;
-    mca_coll_shmcico_module_t *first;
-} registry = { .ready = false };
-
-static mca_coll_shmcico_module_t *registry_find(void *comm)
-{
-    mca_coll_shmcico_module_t *module;
-
-    OPAL_THREAD_LOCK(&registry.lock);
-    for (module = registry.first; NULL != module && module->registered_comm != comm;
-         module = module->registered_next) {
-    }
-    OPAL_THREAD_UNLOCK(&registry.lock);
-    return module;
-}
-
-static void registry_add(void *comm, mca_coll_shmcico_module_t *module)
-{
-    OPAL_THREAD_LOCK(&registry.lock);
-    if (NULL == module->registered_comm) {  /* not in the list yet */
-        module->registered_next = registry.first;
-        registry.first = module;
-    }
-    module->registered_comm = comm;
-    OPAL_THREAD_UNLOCK(&registry.lock);
-}
-
-mca_coll_shmcico_module_t *mca_coll_shmcico_module_of(struct ompi_communicator_t *comm)
-{
-    return registry.ready ? registry_find(comm) : NULL;
-}
-
-void mca_coll_shmcico_hints_forget(mca_coll_shmcico_module_t *module)
-{
-    if (!registry.ready) {
-        return;
-    }
-    OPAL_THREAD_LOCK(&registry.lock);
-    for (mca_coll_shmcico_module_t **link = &registry.first; NULL != *link;
-         link = &(*link)->registered_next) {
-        if (*link == module) {
-            *link = module->registered_next;
-            break;
-        }
-    }
-    module->registered_comm = NULL;
-    module->registered_next = NULL;
-    OPAL_THREAD_UNLOCK(&registry.lock);
-}
-
-void mca_coll_shmcico_hints_open(void)
-{
-    OBJ_CONSTRUCT(&registry.lock, opal_mutex_t);
-    registry.ready = true;
-}
-
-void mca_coll_shmcico_hints_close(void)
-{
-    if (registry.ready) {
-        registry.first = NULL;
-        OBJ_DESTRUCT(&registry.lock);
-        registry.ready = false;
-    }
-}
-
-/* ------------------------------------------------------------------ */
 /* Values                                                               */
 
 /* digits, then K, M or G (KiB, MiB, GiB) or nothing; no sign, no
@@ -544,7 +468,8 @@ static const char *refusal(const mca_coll_shmcico_module_t *m, const hint_t *h)
 
 static MCA_COLL_SHMCICO_HINT_CALLBACK(hint_changed, object, key, value)
 {
-    mca_coll_shmcico_module_t *module = registry_find(object);
+    mca_coll_shmcico_module_t *module =
+        mca_coll_shmcico_module_of((struct ompi_communicator_t *) object);
     const hint_t *h = find_hint(key);
     bool given;
 
@@ -580,10 +505,9 @@ void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
 {
     char now[MPI_MAX_INFO_VAL + 1];
 
-    if (!registry.ready) {
-        return;
+    if (!mca_coll_shmcico_registry_add(comm, module)) {
+        return;                     /* the component is not open */
     }
-    registry_add(comm, module);
     for (int i = 0; i < nhints; ++i) {
         /* Open MPI calls back at once, with the communicator's value or
          * this default */
@@ -601,7 +525,7 @@ void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
 {
     char saved[MPI_MAX_INFO_KEY + 1];
 
-    for (int i = 0; registry.ready && NULL != comm->super.s_info && i < nhints; ++i) {
+    for (int i = 0; NULL != comm->super.s_info && i < nhints; ++i) {
         const char *value = in_effect(module, &hints[i]);
         (void) opal_info_set(comm->super.s_info, hints[i].name, value);
 #if OMPI_MAJOR_VERSION < 5

@@ -126,7 +126,7 @@ void mca_coll_shmcico_segment_release(mca_coll_shmcico_module_t *module)
 
 static void shmcico_module_destruct(mca_coll_shmcico_module_t *module)
 {
-    mca_coll_shmcico_hints_forget(module);
+    mca_coll_shmcico_registry_forget(module);
     mca_coll_shmcico_net_release(&module->net);
     mca_coll_shmcico_segment_release(module);
     release_previous(module);
@@ -263,7 +263,7 @@ static int shmcico_module_disable(mca_coll_base_module_t *super,
                                   struct ompi_communicator_t *comm)
 {
     (void) comm;
-    mca_coll_shmcico_hints_forget((mca_coll_shmcico_module_t *) super);
+    mca_coll_shmcico_registry_forget((mca_coll_shmcico_module_t *) super);
     release_previous((mca_coll_shmcico_module_t *) super);
     return OMPI_SUCCESS;
 }
