@@ -288,6 +288,48 @@ static void register_op_params(void)
     }
 }
 
+/* the segment's parameters for processes near one another
+ * (coll_shmcico_nearness) */
+static void register_near_params(void)
+{
+    mca_coll_shmcico_params_t *p = &mca_coll_shmcico_component.params;
+
+    p->near_single_min = DEFAULT_NEAR_SINGLE_MIN;
+    register_size("near_single_copy_min",
+                  "Where a communicator of at most 4 processes is near one another "
+                  "(coll_shmcico_nearness), the smallest block that goes by single copy "
+                  "is the larger of this and the operation's "
+                  "coll_shmcico_<op>_single_copy_min (for Allgather(v) of this and a "
+                  "bank's slots, the smaller): the queues, written with ordinary "
+                  "stores, carry a block of up to a few hundred KiB from one cache to "
+                  "the other faster than a kernel copy does; 0: the operations' own",
+                  OPAL_INFO_LVL_5, &p->near_single_min);
+    p->nearness_watch = true;
+    register_bool("nearness_watch",
+                  "With coll_shmcico_nearness auto, on communicators of at most 4 "
+                  "processes whose setup timed it: every 1024 calls each process times "
+                  "a load of a line each other process has just written, and writes "
+                  "its slots with the stores of near processes while the median of "
+                  "the last three loads is at most coll_shmcico_nearness_watch_ns (the "
+                  "crossovers keep the setup's answer); false: the setup's answer for "
+                  "the communicator's life",
+                  OPAL_INFO_LVL_5, &p->nearness_watch);
+    p->nearness_watch_ns = 0;
+    register_size("nearness_watch_ns",
+                  "The nearness watch's threshold (ns): processes whose lines this "
+                  "process loads in at most this are near to it; 0: two thirds of a "
+                  "load from memory, as the setup's rule",
+                  OPAL_INFO_LVL_6, &p->nearness_watch_ns);
+    p->near_streaming_min = DEFAULT_NEAR_STREAMING_MIN;
+    register_size("near_streaming_min",
+                  "Where a communicator's processes are near one another "
+                  "(coll_shmcico_nearness), the smallest block written with streaming "
+                  "stores is the larger of this and coll_shmcico_streaming_min: "
+                  "ordinary stores keep the queues' slots in the shared cache, where "
+                  "the readers take them faster than from memory",
+                  OPAL_INFO_LVL_5, &p->near_streaming_min);
+}
+
 /* the parameters of a communicator's segment, which travel with it */
 static void register_segment_params(void)
 {
@@ -317,16 +359,6 @@ static void register_segment_params(void)
                   "line back from the readers' caches; smaller blocks, and every block "
                   "with 0, are written with ordinary stores (x86-64 only)",
                   OPAL_INFO_LVL_5, &p->streaming_min);
-    p->near_single_min = DEFAULT_NEAR_SINGLE_MIN;
-    register_size("near_single_copy_min",
-                  "Where a communicator of at most 4 processes is near one another "
-                  "(coll_shmcico_nearness), the smallest block that goes by single copy "
-                  "is the larger of this and the operation's "
-                  "coll_shmcico_<op>_single_copy_min (for Allgather(v) of this and a "
-                  "bank's slots, the smaller): the queues, written with ordinary "
-                  "stores, carry a block of up to a few hundred KiB from one cache to "
-                  "the other faster than a kernel copy does; 0: the operations' own",
-                  OPAL_INFO_LVL_5, &p->near_single_min);
     p->readers_single_min = DEFAULT_READERS_SINGLE_MIN;
     register_size("bcast_readers_single_copy_min",
                   "On a communicator of 3 or more processes, where a Bcast block's "
@@ -336,30 +368,6 @@ static void register_segment_params(void)
                   "pages and wait on each other, and the queues, written once and read "
                   "by all, carry smaller blocks faster; 0: Bcast's own",
                   OPAL_INFO_LVL_5, &p->readers_single_min);
-    p->nearness_watch = true;
-    register_bool("nearness_watch",
-                  "With coll_shmcico_nearness auto, on communicators of at most 4 "
-                  "processes whose setup timed it: every 1024 calls each process times "
-                  "a load of a line each other process has just written, and writes "
-                  "its slots with the stores of near processes while the median of "
-                  "the last three loads is at most coll_shmcico_nearness_watch_ns (the "
-                  "crossovers keep the setup's answer); false: the setup's answer for "
-                  "the communicator's life",
-                  OPAL_INFO_LVL_5, &p->nearness_watch);
-    p->nearness_watch_ns = 0;
-    register_size("nearness_watch_ns",
-                  "The nearness watch's threshold (ns): processes whose lines this "
-                  "process loads in at most this are near to it; 0: two thirds of a "
-                  "load from memory, as the setup's rule",
-                  OPAL_INFO_LVL_6, &p->nearness_watch_ns);
-    p->near_streaming_min = DEFAULT_NEAR_STREAMING_MIN;
-    register_size("near_streaming_min",
-                  "Where a communicator's processes are near one another "
-                  "(coll_shmcico_nearness), the smallest block written with streaming "
-                  "stores is the larger of this and coll_shmcico_streaming_min: "
-                  "ordinary stores keep the queues' slots in the shared cache, where "
-                  "the readers take them faster than from memory",
-                  OPAL_INFO_LVL_5, &p->near_streaming_min);
     /* where the queues carry every block, larger fragments move large
      * ones in fewer steps (docs/tuning.md, "Queue geometry") */
     p->fragment_size = mca_coll_shmcico_copy_refused_here() ? REFUSED_FRAGMENT
@@ -376,6 +384,7 @@ static void register_segment_params(void)
     register_int("tree_degree",
                  "Degree k of the kary, knomial and numa trees (kary and numa: "
                  ">= 1, knomial: >= 2)", OPAL_INFO_LVL_5, &p->tree_degree);
+    register_near_params();
 }
 
 /* the parameters of the component itself */
