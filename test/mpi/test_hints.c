@@ -644,12 +644,16 @@ static void near_floors(void)
     MPI_Comm_free(&queues);
 }
 
+/* the nearness watch's period in calls (MCA_COLL_SHMCICO_WATCH_PERIOD,
+ * coll_shmcico_nearness.h) */
+#define WATCH_PERIOD 256
+
 /* enough 8-byte Bcasts on comm for 16 periods of the watch */
 static void watch_periods(MPI_Comm comm)
 {
     uint64_t word = 0;
 
-    for (int i = 0; i < 16 * 1024 + 8; ++i) {
+    for (int i = 0; i < 16 * WATCH_PERIOD + 8; ++i) {
         MPI_Bcast(&word, 8, MPI_BYTE, i % size, comm);
     }
 }

@@ -121,7 +121,7 @@ static inline bool mca_coll_shmcico_near(uint64_t slowest_trip_ns, uint64_t memo
  * latency, as at setup).  Nothing waits: a process that marked late only
  * costs a round.
  */
-#define MCA_COLL_SHMCICO_WATCH_PERIOD 1024
+#define MCA_COLL_SHMCICO_WATCH_PERIOD 256
 #define MCA_COLL_SHMCICO_WATCH_ROUNDS 3
 #define MCA_COLL_SHMCICO_WATCH_HIT_NS 8
 

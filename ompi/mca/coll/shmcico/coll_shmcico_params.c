@@ -307,7 +307,7 @@ static void register_near_params(void)
     p->nearness_watch = true;
     register_bool("nearness_watch",
                   "With coll_shmcico_nearness auto, on communicators of at most 4 "
-                  "processes whose setup timed it: every 1024 calls each process times "
+                  "processes whose setup timed it: every 256 calls each process times "
                   "a load of a line each other process has just written, and writes "
                   "its slots with the stores of near processes while the median of "
                   "the last three loads is at most coll_shmcico_nearness_watch_ns (the "
