@@ -20,6 +20,7 @@
 
 #include "coll_shmcico_segment.h"
 #include "unit.h"
+#include "unit_segment.h"
 
 static int aligned(size_t value, size_t align)
 {
@@ -125,9 +126,7 @@ static void check_format_and_view(void)
     void *base;
 
     CHECK(0 == mca_coll_shmcico_layout_init(&l, 4096, 6, 8, 2, 8192), "layout");
-    base = aligned_alloc(4096, l.segment_size);
-    memset(base, 0, l.segment_size);
-    mca_coll_shmcico_segment_format(base, &l, numa);
+    base = unit_segment(&l, numa);
     CHECK(0 == mca_coll_shmcico_view_init(&view, base, &l), "view refused");
     CHECK(view.numa[3] == 1 && view.numa[5] == 2, "numa not copied");
     CHECK((unsigned char *) mca_coll_shmcico_id(&view, 2)

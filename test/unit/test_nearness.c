@@ -42,6 +42,7 @@
 
 #include "coll_shmcico_nearness.h"
 #include "unit.h"
+#include "unit_segment.h"
 
 static mca_coll_shmcico_pingpong_t line;
 
@@ -209,9 +210,7 @@ static void *segment_of_two(void)
     void *base;
 
     CHECK(0 == mca_coll_shmcico_layout_init(&l, 4096, 2, 8, 2, 8192), "layout of two");
-    base = aligned_alloc(4096, l.segment_size);
-    memset(base, 0, l.segment_size);
-    mca_coll_shmcico_segment_format(base, &l, numa);
+    base = unit_segment(&l, numa);
     CHECK(0 == mca_coll_shmcico_view_init(&wview, base, &l), "view of two");
     return base;
 }
