@@ -43,6 +43,13 @@
  *    the senders complete (blocks of 4 KB and 256 KB, whichever
  *    transport serves them: the root takes part, where it once returned
  *    at once and left the others waiting or a call behind);
+ *  - counts or displacements of a v-operation passed as NULL where
+ *    they are read (a Gatherv or Scatterv root, an Allgatherv process's
+ *    displacements): MPI_ERR_ARG there (everywhere for the Scatterv
+ *    root), nothing written into the buffers, the Allgatherv process's
+ *    block still reaches the others;
+ *  - a NULL buffer whose datatype's data starts 64 bytes before it
+ *    (below address 0): MPI_ERR_BUFFER, as for page 0;
  *  - not bad input: MPI_BOTTOM at a Gatherv or Scatterv root with
  *    displacements that are addresses: success, the right data.
  * After every case a correct call of the same operation on the same
@@ -423,6 +430,95 @@ static void in_place_blocks(void)
     free_checked(&sbuf, &rbuf, "in place blocks");
 }
 
+/* A v-operation's counts or displacements passed as NULL where they are
+ * read (blocks of n ints): MPI_ERR_ARG at that process, which still
+ * takes part, nothing written into its buffer of blocks (every block
+ * once landed at offset 0 of a Gatherv root's buffer, with success) */
+static void missing_arrays(int n)
+{
+    int counts[64], displs[64];
+    st_buf all = st_alloc((size_t) size * n * sizeof(int)), mine = st_alloc(n * sizeof(int));
+    size_t all_bytes = (size_t) size * n * sizeof(int);
+    char what[96];
+    int err;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = n;
+        displs[i] = i * n;
+    }
+    for (int k = 0; k < 2; ++k) {
+        const int *c = 0 == k ? NULL : counts, *d = 0 == k ? displs : NULL;
+        const char *which = 0 == k ? "counts" : "displacements";
+
+        st_fill(all.data, all_bytes, 60);
+        st_fill(mine.data, n * sizeof(int), 61 + (uint64_t) rank);
+        err = MPI_Gatherv(mine.data, n, MPI_INT, all.data, 0 == rank ? c : counts,
+                          0 == rank ? d : displs, MPI_INT, 0, MPI_COMM_WORLD);
+        snprintf(what, sizeof(what), "gatherv of %d ints, NULL %s at the root", n, which);
+        expect(err, 0 == rank ? MPI_ERR_ARG : MPI_SUCCESS, what);
+        ST_CHECK(0 != rank || st_first_wrong(all.data, all_bytes, 60) < 0,
+                 "%s: the root's buffer changed", what);
+        still_works(ST_GATHERV, what);
+
+        st_fill(mine.data, n * sizeof(int), 62);
+        err = MPI_Scatterv(all.data, 0 == rank ? c : counts, 0 == rank ? d : displs, MPI_INT,
+                           mine.data, n, MPI_INT, 0, MPI_COMM_WORLD);
+        snprintf(what, sizeof(what), "scatterv of %d ints, NULL %s at the root", n, which);
+        expect(err, MPI_ERR_ARG, what);
+        ST_CHECK(st_first_wrong(mine.data, n * sizeof(int), 62) < 0,
+                 "%s: a receive buffer changed", what);
+        still_works(ST_SCATTERV, what);
+
+        if (NULL == c) {
+            continue;               /* Open MPI's MPI_Allgatherv reads them itself */
+        }
+        st_fill(mine.data, n * sizeof(int), 70 + (uint64_t) rank);
+        err = MPI_Allgatherv(mine.data, n, MPI_INT, all.data, 1 == rank ? c : counts,
+                             1 == rank ? d : displs, MPI_INT, MPI_COMM_WORLD);
+        snprintf(what, sizeof(what), "allgatherv of %d ints, NULL %s at rank 1", n, which);
+        expect(err, 1 == rank ? MPI_ERR_ARG : MPI_SUCCESS, what);
+        /* rank 1 still sent its block */
+        for (int i = 0; 1 != rank && i < size; ++i) {
+            ST_CHECK(st_first_wrong((int *) all.data + (size_t) i * n, n * sizeof(int),
+                                    70 + (uint64_t) i) < 0,
+                     "%s: block %d wrong at rank %d", what, i, rank);
+        }
+        still_works(ST_ALLGATHERV, what);
+    }
+    free_checked(&mine, &all, "missing arrays");
+}
+
+/* A NULL buffer with a datatype whose data starts before its address
+ * (a true lower bound of -64 bytes) would start below address 0, not in
+ * page 0: still MPI_ERR_BUFFER (it once passed the check by wrapping
+ * around, and the copy crashed) */
+static void null_below_zero(int n)
+{
+    st_buf buf = st_alloc(((size_t) n + 16) * sizeof(int));
+    int len = n, err;
+    MPI_Aint back = -64;
+    MPI_Datatype before;
+    char what[96];
+
+    MPI_Type_create_hindexed(1, &len, &back, MPI_INT, &before);
+    MPI_Type_commit(&before);
+    err = MPI_Bcast(1 == rank ? NULL : (char *) buf.data + 64, 1, before, 0, MPI_COMM_WORLD);
+    snprintf(what, sizeof(what), "bcast of %d ints, NULL buffer at rank 1, lower bound -64", n);
+    expect(err, 1 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS, what);
+    still_works(ST_BCAST, what);
+
+    /* a Gather root's NULL buffer of blocks: block 0 would start below 0 */
+    err = MPI_Gather((char *) buf.data + 64, 1, before, 0 == rank ? NULL : buf.data, 1, before,
+                     0, MPI_COMM_WORLD);
+    snprintf(what, sizeof(what), "gather of %d ints, NULL buffer at the root, lower bound -64",
+             n);
+    expect(err, 0 == rank ? MPI_ERR_BUFFER : MPI_SUCCESS, what);
+    still_works(ST_GATHER, what);
+    MPI_Type_free(&before);
+    ST_CHECK(st_guards_ok(&buf), "%s: guard bytes overwritten", what);
+    st_free(&buf);
+}
+
 int main(int argc, char **argv)
 {
     st_init(&argc, &argv);
@@ -443,5 +539,9 @@ int main(int argc, char **argv)
     bottom_with_addresses(65536);   /* the skeleton */
     allgatherv_cases();
     in_place_blocks();
+    missing_arrays(N);              /* the small path's blocks */
+    missing_arrays(64 * N);         /* the skeleton's */
+    null_below_zero(N);
+    null_below_zero(64 * N);
     return st_finish("test_badinput");
 }

@@ -31,6 +31,7 @@
 #include "opal/datatype/opal_convertor.h"
 #include "opal/util/output.h"
 
+#include "coll_shmcico_blocks.h"
 #include "coll_shmcico_compat.h"
 #include "coll_shmcico_engine.h"
 #include "coll_shmcico_nearness.h"
@@ -466,60 +467,6 @@ size_t mca_coll_shmcico_pack(void *packed, const void *buf, size_t count,
                              struct ompi_datatype_t *dtype);
 size_t mca_coll_shmcico_unpack(const void *packed, size_t bytes, void *buf, size_t count,
                                struct ompi_datatype_t *dtype);
-
-/** Where the per-process blocks of a vector operation lie in a buffer:
- *  counts and displacements in elements, or (counts == NULL) count
- *  elements for every process, one after the other. */
-typedef struct mca_coll_shmcico_blocks_t {
-    const int *counts;
-    const int *displs;
-    int count;
-} mca_coll_shmcico_blocks_t;
-
-/** Start of process i's block in buf. */
-void *mca_coll_shmcico_block_start(const void *buf,
-                                   const mca_coll_shmcico_blocks_t *layout,
-                                   struct ompi_datatype_t *dtype, int i);
-
-/** Elements in process i's block. */
-static inline size_t mca_coll_shmcico_block_count(const mca_coll_shmcico_blocks_t *layout,
-                                                  int i)
-{
-    return (size_t) (NULL != layout->counts ? layout->counts[i] : layout->count);
-}
-
-/** Displacement of process i's block, in elements. */
-static inline ptrdiff_t mca_coll_shmcico_block_displ(const mca_coll_shmcico_blocks_t *layout,
-                                                     int i)
-{
-    return NULL != layout->displs ? (ptrdiff_t) layout->displs[i]
-                                  : (ptrdiff_t) i * layout->count;
-}
-
-/* arguments */
-
-/** Data that would start below this address is a bad buffer (page 0). */
-#define MCA_COLL_SHMCICO_FIRST_MAPPED 4096
-
-/** MPI_ERR_COUNT for a negative count, MPI_ERR_BUFFER for data that would
- *  start in page 0 (a NULL buffer with a count), else MPI_SUCCESS. */
-int mca_coll_shmcico_check_buffer(const void *buf, int count,
-                                  struct ompi_datatype_t *dtype);
-
-/** The same for the per-process blocks of a vector operation, each
- *  non-empty block where it starts (MPI_BOTTOM with displacements that
- *  are addresses passes). */
-int mca_coll_shmcico_check_blocks(const void *buf,
-                                  const mca_coll_shmcico_blocks_t *layout,
-                                  struct ompi_datatype_t *dtype, int nprocs);
-
-/** Whether count elements of dtype are no bytes at all (a count of 0 or
- *  a datatype of size 0); false for a negative count. */
-bool mca_coll_shmcico_no_bytes(int count, struct ompi_datatype_t *dtype);
-
-/** The same for all the blocks of a vector operation. */
-bool mca_coll_shmcico_blocks_no_bytes(const mca_coll_shmcico_blocks_t *layout,
-                                      struct ompi_datatype_t *dtype, int nprocs);
 
 /* ------------------------------------------------------------------ */
 /* The serve skeleton (coll_shmcico_serve.c)                            */

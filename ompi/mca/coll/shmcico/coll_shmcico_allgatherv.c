@@ -32,7 +32,7 @@ int mca_coll_shmcico_allgatherv_intra(const void *sbuf, int scount,
     mca_coll_shmcico_args_t call = {
         .op = MCA_COLL_SHMCICO_OP_ALLGATHERV, .root = -1,
         .own_buf = sbuf, .own_count = (size_t) scount, .own_type = sdtype,
-        .blocks_buf = rbuf, .layout = { .counts = rcounts, .displs = displs },
+        .blocks_buf = rbuf, .layout = { .counts = rcounts, .displs = displs, .vector = true },
         .blocks_type = rdtype
     };
     int rc;

@@ -9,9 +9,11 @@
  */
 
 /*
- * Arguments that would make a copy crash: negative counts, and data that
- * would start in the first page of memory (a NULL buffer with a count;
- * page 0 is never mapped).  Open MPI's parameter checks catch most of
+ * Arguments that would make a copy crash or misplace blocks: negative
+ * counts, data that would start in the first page of memory (a NULL
+ * buffer with a count; page 0 is never mapped) or below address 0 (a
+ * NULL buffer and a negative true lower bound), and a v-operation's
+ * counts or displacements passed as NULL.  Open MPI's parameter checks catch most of
  * this before a component is called, but they can be turned off
  * (mpi_param_check 0) and they do not look at buffers.  A NULL buffer is
  * legal with a datatype of absolute addresses, or (MPI_BOTTOM) with
@@ -23,7 +25,9 @@
 
 #include "coll_shmcico.h"
 
-static int check_start(const void *buf, struct ompi_datatype_t *dtype, size_t bytes)
+/* bytes of dtype at buf + displ (bytes) */
+static int check_start(const void *buf, ptrdiff_t displ, struct ompi_datatype_t *dtype,
+                       size_t bytes)
 {
     ptrdiff_t true_lb, true_extent;
 
@@ -31,8 +35,8 @@ static int check_start(const void *buf, struct ompi_datatype_t *dtype, size_t by
         return MPI_SUCCESS;
     }
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    return (uintptr_t) buf + (uintptr_t) true_lb < MCA_COLL_SHMCICO_FIRST_MAPPED
-        ? MPI_ERR_BUFFER : MPI_SUCCESS;
+    return mca_coll_shmcico_in_first_page(buf, displ + true_lb) ? MPI_ERR_BUFFER
+                                                                 : MPI_SUCCESS;
 }
 
 bool mca_coll_shmcico_no_bytes(int count, struct ompi_datatype_t *dtype)
@@ -52,15 +56,19 @@ int mca_coll_shmcico_check_buffer(const void *buf, int count,
         return MPI_ERR_COUNT;
     }
     ompi_datatype_type_size(dtype, &type_size);
-    return check_start(buf, dtype, type_size * (size_t) count);
+    return check_start(buf, 0, dtype, type_size * (size_t) count);
 }
 
-/* MPI_ERR_COUNT, or MPI_SUCCESS and the bytes of all blocks in *bytes */
+/* MPI_ERR_ARG (a v-operation without its counts or displacements),
+ * MPI_ERR_COUNT, or MPI_SUCCESS and the bytes of all blocks in *bytes */
 static int blocks_bytes(const mca_coll_shmcico_blocks_t *layout,
                         struct ompi_datatype_t *dtype, int nprocs, size_t *bytes)
 {
     size_t type_size;
 
+    if (mca_coll_shmcico_blocks_missing(layout)) {
+        return MPI_ERR_ARG;
+    }
     ompi_datatype_type_size(dtype, &type_size);
     if (NULL == layout->counts) {   /* one count for all: no walk */
         if (layout->count < 0) {
@@ -103,9 +111,8 @@ int mca_coll_shmcico_check_blocks(const void *buf,
     ompi_datatype_get_extent(dtype, &lb, &extent);
     for (int i = 0; i < nprocs && MPI_SUCCESS == error; ++i) {
         size_t count = mca_coll_shmcico_block_count(layout, i);
-        uintptr_t at = (uintptr_t) buf
-            + (uintptr_t) (mca_coll_shmcico_block_displ(layout, i) * extent);
-        error = check_start((const void *) at, dtype, type_size * count);
+        error = check_start(buf, mca_coll_shmcico_block_displ(layout, i) * extent, dtype,
+                            type_size * count);
     }
     return error;
 }

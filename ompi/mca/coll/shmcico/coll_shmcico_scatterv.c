@@ -30,7 +30,7 @@ int mca_coll_shmcico_scatterv_intra(const void *sbuf, const int *scounts,
     mca_coll_shmcico_args_t call = {
         .op = MCA_COLL_SHMCICO_OP_SCATTERV, .root = root,
         .own_buf = rbuf, .own_count = (size_t) rcount, .own_type = rdtype,
-        .blocks_buf = sbuf, .layout = { .counts = scounts, .displs = displs },
+        .blocks_buf = sbuf, .layout = { .counts = scounts, .displs = displs, .vector = true },
         .blocks_type = sdtype
     };
     int rc;

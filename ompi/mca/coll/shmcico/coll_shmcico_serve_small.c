@@ -47,19 +47,19 @@ static limits_t limits_of(const mca_coll_shmcico_module_t *module, mca_coll_shmc
     };
 }
 
-/* A span of bytes at start (true lower bound added) when the small path
- * takes it: one fragment that does not go by single copy
+/* A span of bytes at buf + offset (the true lower bound added) when the
+ * small path takes it: one fragment that does not go by single copy
  * (mca_coll_shmcico_single_from() and the slow-kernel floor, as the
- * skeleton decides), and not in
- * page 0, which the skeleton reports as a bad buffer. */
-static bool small_span(const limits_t *limits, const char *start, uint64_t bytes,
-                       mca_coll_shmcico_span_t *span)
+ * skeleton decides), and not in page 0, which the skeleton reports as a
+ * bad buffer. */
+static bool small_span(const limits_t *limits, const void *buf, ptrdiff_t offset,
+                       uint64_t bytes, mca_coll_shmcico_span_t *span)
 {
-    span->bytes = (unsigned char *) start;
+    span->bytes = (unsigned char *) buf + offset;
     span->length = bytes;
     span->streaming = bytes >= limits->streaming_from;
     return bytes <= limits->small_max
-        && (0 == bytes || (uintptr_t) start >= MCA_COLL_SHMCICO_FIRST_MAPPED);
+        && (0 == bytes || !mca_coll_shmcico_in_first_page(buf, offset));
 }
 
 /* count elements of dtype at buf (contiguous) as a small span (inlined:
@@ -76,8 +76,7 @@ span_of(const limits_t *limits, const void *buf, int count, struct ompi_datatype
     }
     ompi_datatype_type_size(dtype, &size);
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    return small_span(limits, (const char *) buf + true_lb, (uint64_t) size * (uint64_t) count,
-                      span);
+    return small_span(limits, buf, true_lb, (uint64_t) size * (uint64_t) count, span);
 }
 
 /* every process's block of the buffer of blocks (a dense datatype: the
@@ -89,7 +88,7 @@ static bool spans_of_blocks(const mca_coll_shmcico_args_t *a, const limits_t *li
     size_t size;
 
     if (!ompi_datatype_is_contiguous_memory_layout(a->blocks_type, 2)
-        || MPI_IN_PLACE == a->blocks_buf) {
+        || MPI_IN_PLACE == a->blocks_buf || mca_coll_shmcico_blocks_missing(&a->layout)) {
         return false;               /* not dense, or erroneous: the skeleton's */
     }
     ompi_datatype_type_size(a->blocks_type, &size);
@@ -97,10 +96,10 @@ static bool spans_of_blocks(const mca_coll_shmcico_args_t *a, const limits_t *li
     ompi_datatype_get_true_extent(a->blocks_type, &true_lb, &true_extent);
     for (int i = 0; i < p; ++i) {
         int count = (int) mca_coll_shmcico_block_count(&a->layout, i);
-        ptrdiff_t displ = mca_coll_shmcico_block_displ(&a->layout, i);
-        const char *start = (const char *) a->blocks_buf + displ * extent + true_lb;
+        ptrdiff_t at = mca_coll_shmcico_block_displ(&a->layout, i) * extent + true_lb;
         if (count < 0
-            || !small_span(limits, start, (uint64_t) size * (uint64_t) count, &spans[i])) {
+            || !small_span(limits, a->blocks_buf, at, (uint64_t) size * (uint64_t) count,
+                           &spans[i])) {
             return false;
         }
     }
