@@ -88,13 +88,15 @@ static inline bool mca_coll_shmcico_in_first_page(const void *buf, ptrdiff_t off
 }
 
 /** MPI_ERR_COUNT for a negative count, MPI_ERR_BUFFER for data that would
- *  start in page 0 (a NULL buffer with a count), else MPI_SUCCESS. */
+ *  start in page 0 or below address 0 (a NULL buffer with a count), else
+ *  MPI_SUCCESS. */
 int mca_coll_shmcico_check_buffer(const void *buf, int count,
                                   struct ompi_datatype_t *dtype);
 
 /** The same for the per-process blocks of a vector operation, each
  *  non-empty block where it starts (MPI_BOTTOM with displacements that
- *  are addresses passes). */
+ *  are addresses passes); MPI_ERR_ARG for MPI_IN_PLACE as the buffer, or
+ *  for a v-operation's counts or displacements passed as NULL. */
 int mca_coll_shmcico_check_blocks(const void *buf,
                                   const mca_coll_shmcico_blocks_t *layout,
                                   struct ompi_datatype_t *dtype, int nprocs);
