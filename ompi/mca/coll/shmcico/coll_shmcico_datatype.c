@@ -146,7 +146,10 @@ void *mca_coll_shmcico_block_start(const void *buf,
     ptrdiff_t lb, extent;
 
     ompi_datatype_get_extent(dtype, &lb, &extent);
-    return (char *) buf + mca_coll_shmcico_block_displ(layout, i) * extent;
+    /* in integers: buf may be NULL (MPI_BOTTOM, or bad input judged
+     * later), which C gives no offset */
+    return (void *) ((uintptr_t) buf
+                     + (uintptr_t) (mca_coll_shmcico_block_displ(layout, i) * extent));
 }
 
 /* ------------------------------------------------------------------ */
