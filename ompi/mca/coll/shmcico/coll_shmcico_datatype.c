@@ -102,7 +102,9 @@ void mca_coll_shmcico_dstream_init(mca_coll_shmcico_dstream_t *dstream,
     dstream->uses_convertor = false;
     if (ompi_datatype_is_contiguous_memory_layout(dtype, count)) {
         ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-        mca_coll_shmcico_stream_contig(stream, (char *) buf + true_lb,
+        /* in integers: buf may be NULL (MPI_BOTTOM, or bad arguments
+         * opened empty) */
+        mca_coll_shmcico_stream_contig(stream, (void *) ((uintptr_t) buf + (uintptr_t) true_lb),
                                        type_size * count);
         return;
     }
