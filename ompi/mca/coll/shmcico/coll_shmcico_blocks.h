@@ -73,18 +73,24 @@ static inline ptrdiff_t mca_coll_shmcico_block_displ(const mca_coll_shmcico_bloc
 /** Data that would start below this address is a bad buffer (page 0). */
 #define MCA_COLL_SHMCICO_FIRST_MAPPED 4096
 
+/** buf + offset (bytes), summed as integers: buf may be NULL (MPI_BOTTOM
+ *  with a datatype of absolute addresses, or bad input not judged yet),
+ *  to which C allows no offset. */
+static inline void *mca_coll_shmcico_at(const void *buf, ptrdiff_t offset)
+{
+    return (void *) ((uintptr_t) buf + (uintptr_t) offset);
+}
+
 /** Whether data at buf + offset (a datatype's true lower bound) would
  *  start in page 0, or below address 0: a NULL buffer with a negative
  *  lower bound wraps around to the top of the address space, which is
  *  no more mapped than page 0. */
 static inline bool mca_coll_shmcico_in_first_page(const void *buf, ptrdiff_t offset)
 {
-    uintptr_t base = (uintptr_t) buf;
-
-    if (offset < 0 && base < (uintptr_t) 0 - (uintptr_t) offset) {
+    if (offset < 0 && (uintptr_t) buf < (uintptr_t) 0 - (uintptr_t) offset) {
         return true;                /* below address 0 */
     }
-    return base + (uintptr_t) offset < MCA_COLL_SHMCICO_FIRST_MAPPED;
+    return (uintptr_t) mca_coll_shmcico_at(buf, offset) < MCA_COLL_SHMCICO_FIRST_MAPPED;
 }
 
 /** MPI_ERR_COUNT for a negative count, MPI_ERR_BUFFER for data that would

@@ -102,9 +102,7 @@ void mca_coll_shmcico_dstream_init(mca_coll_shmcico_dstream_t *dstream,
     dstream->uses_convertor = false;
     if (ompi_datatype_is_contiguous_memory_layout(dtype, count)) {
         ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-        /* in integers: buf may be NULL (MPI_BOTTOM, or bad arguments
-         * opened empty) */
-        mca_coll_shmcico_stream_contig(stream, (void *) ((uintptr_t) buf + (uintptr_t) true_lb),
+        mca_coll_shmcico_stream_contig(stream, mca_coll_shmcico_at(buf, true_lb),
                                        type_size * count);
         return;
     }
@@ -148,10 +146,7 @@ void *mca_coll_shmcico_block_start(const void *buf,
     ptrdiff_t lb, extent;
 
     ompi_datatype_get_extent(dtype, &lb, &extent);
-    /* in integers: buf may be NULL (MPI_BOTTOM, or bad input judged
-     * later), which C gives no offset */
-    return (void *) ((uintptr_t) buf
-                     + (uintptr_t) (mca_coll_shmcico_block_displ(layout, i) * extent));
+    return mca_coll_shmcico_at(buf, mca_coll_shmcico_block_displ(layout, i) * extent);
 }
 
 /* ------------------------------------------------------------------ */

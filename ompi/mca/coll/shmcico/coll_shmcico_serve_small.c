@@ -55,8 +55,7 @@ static limits_t limits_of(const mca_coll_shmcico_module_t *module, mca_coll_shmc
 static bool small_span(const limits_t *limits, const void *buf, ptrdiff_t offset,
                        uint64_t bytes, mca_coll_shmcico_span_t *span)
 {
-    /* in integers: buf may be NULL (MPI_BOTTOM), offset an address */
-    span->bytes = (unsigned char *) ((uintptr_t) buf + (uintptr_t) offset);
+    span->bytes = mca_coll_shmcico_at(buf, offset);
     span->length = bytes;
     span->streaming = bytes >= limits->streaming_from;
     return bytes <= limits->small_max
