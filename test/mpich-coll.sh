@@ -115,6 +115,17 @@ compile_tests() {
         || { tail -n 30 "$dir/build.log"; return 1; }
 }
 
+# MPICH's test configure runs python3: installed where missing (root),
+# else a clear failure
+need_python() {
+    command -v python3 >/dev/null && return 0
+    if [ "$(id -u)" = 0 ]; then
+        "$(dirname "$0")/install-deps.sh" python3 && return 0
+    fi
+    log "MPICH's tests need python3 to configure (apt-get install python3)"
+    return 1
+}
+
 # build: the tests built once per source package, mpicc and recipe (this
 # function's and compile_tests' text, the test list), in the cache where
 # it is writable; a build goes to a directory of its own first and is
@@ -129,6 +140,7 @@ build_tests() {
     [ -w "$cache" ] || build=$PWD/mpich-tests/tests-$key
     [ -f "$build/built" ] && return 0
     log "building MPICH's collective tests from $(basename "$tarball") with $mpicc into $build"
+    need_python || return 1
     mkdir -p "$(dirname "$build")" && compile_tests "$build.$$" "$tarball" || return 1
     touch "$build.$$/built"
     mv -T "$build.$$" "$build" 2>/dev/null || rm -rf "$build.$$"

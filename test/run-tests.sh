@@ -68,7 +68,8 @@ count() {
 start=$SECONDS
 (
     set -e
-    test/install-deps.sh valgrind
+    # valgrind: check-valgrind; python3: the configure of MPICH's tests
+    test/install-deps.sh valgrind python3
     ./autogen.pl
     ./configure
     make -j"$(nproc)"
