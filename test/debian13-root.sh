@@ -15,6 +15,9 @@
 #   test/debian13-root.sh run [--bind DIR]... -- COMMAND [ARGS...]
 #                                     run COMMAND as root inside it
 #   test/debian13-root.sh path        print where it is
+#   test/debian13-root.sh run-in DIR [--bind DIR]... -- COMMAND [ARGS...]
+#                                     the same in another root, made
+#                                     elsewhere (test/fresh-debian12.sh)
 #
 # "make" runs debootstrap (installed with apt-get when missing) from the
 # Debian mirror the host's apt uses (http://deb.debian.org/debian when
@@ -232,7 +235,14 @@ case ${1:-make} in
         [ "$(id -u)" = 0 ] || die "run needs root"
         stamp_matches || die "no Debian 13 root in $root (make it with $self make)"
         in_namespace "$root" "$@" ;;
+    run-in)
+        [ "$(id -u)" = 0 ] || die "run-in needs root"
+        [ -x "${2:-}/bin/sh" ] || die "run-in: no root in ${2:-(none given)}"
+        dir=$(cd "$2" && pwd)
+        shift 2
+        in_namespace "$dir" "$@" ;;
     __inside) shift; inside "$@" ;;
-    *) echo "usage: debian13-root.sh [make] | run [--bind DIR]... -- COMMAND... | path" >&2
+    *) echo "usage: debian13-root.sh [make] | run [--bind DIR]... -- COMMAND... | path" \
+            "| run-in DIR [--bind DIR]... -- COMMAND..." >&2
        exit 2 ;;
 esac
