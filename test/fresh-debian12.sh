@@ -42,10 +42,17 @@ case $what in
     *) echo "usage: fresh-debian12.sh [both|bench|tests]" >&2; exit 2 ;;
 esac
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot)"
+case $root in
+    /?*) root=${root%/} ;;
+    *) die "FRESH_ROOT must be an absolute path other than /" ;;
+esac
 
-# nothing of the host may be mounted in the root when it is removed
+# only a root this script made (its mark inside) is removed, and only
+# with nothing mounted in it
+mark=.coll-shmcico-fresh-debian12
 remove_root() {
-    if grep -q " $root/" /proc/self/mounts; then
+    [ -e "$root/$mark" ] || die "$root was not made by this script; not removed"
+    if grep -qE " $root(/| )" /proc/self/mounts; then
         die "$root still has mounts; not removed"
     fi
     rm -rf --one-file-system "$root"
@@ -58,6 +65,7 @@ make_root() {
     fi
     [ ! -e "$root" ] || remove_root
     mkdir -p "$root"
+    touch "$root/$mark"
     log "debootstrap --variant=minbase bookworm from $mirror into $root"
     debootstrap --variant=minbase --components=main bookworm "$root" "$mirror" \
         >"$root.debootstrap.log" 2>&1 \
