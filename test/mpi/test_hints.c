@@ -70,16 +70,18 @@
  *    KiB blocks with streaming stores; a hint once the segment is made is
  *    ignored (see nearness()); told near, MPI_Comm_get_info reports the
  *    crossovers in effect (streaming stores from 1 MiB, on up to 4
- *    processes single copy from 256 KiB, Allgather(v) from 32 KiB), and a communicator's hint that changes a crossover
- *    replaces the floor (see near_floors());
+ *    processes single copy from 256 KiB, Allgather(v) from 32 KiB),
+ *    and a communicator's hint that changes a crossover replaces the
+ *    floor (see near_floors());
  *  - "test_hints watch far|near|none" (coll_shmcico_nearness auto,
  *    coll_shmcico_nearness_watch_ns 1 or 1000000000): after 128 periods
- *    of calls every process took rounds of its watch (at least 3: a round
- *    is lost where a load came as fast as a hit, 87 % of them in one run) and sees the others far
- *    (under 1 ns) or near (under 1 s) whatever the setup found, so an
- *    8 KiB Gather block through the queues goes with streaming stores, or
- *    not, and MPI_Comm_get_info reports the streaming threshold in effect
- *    (4096 or 1048576); a communicator told near takes no round; "none"
+ *    of calls every process took at least 3 rounds of its watch (a round
+ *    is lost where a load came as fast as a hit: 87 % of them in one
+ *    run) and sees the others far (under 1 ns) or near (under 1 s)
+ *    whatever the setup found, so an 8 KiB Gather block through the
+ *    queues goes with streaming stores, or not, and MPI_Comm_get_info
+ *    reports the streaming threshold in effect (4096 or 1048576); a
+ *    communicator told near takes no round; "none"
  *    (more processes than cores, where the setup times nothing, or
  *    coll_shmcico_nearness_watch false): no round anywhere, the stores
  *    as the setup found (see watch()).
@@ -649,10 +651,9 @@ static void near_floors(void)
  * coll_shmcico_nearness.h) */
 #define WATCH_PERIOD 256
 
-/* periods of the watch to run: where the two cores share a cache most
- * loads come as fast as a hit and their rounds are lost (87 % in one
- * run), so many more than the three a view needs (32,776 8-byte calls:
- * a few tens of ms) */
+/* periods of the watch to run: in some runs most loads come as fast as
+ * a hit and their rounds are lost (87 % in one), so many more than the
+ * three a view needs (32,776 8-byte calls: a few tens of ms) */
 #define WATCH_PERIODS 128
 
 /* enough 8-byte Bcasts on comm for WATCH_PERIODS periods of the watch */

@@ -151,9 +151,9 @@ static void watch_rule(void)
 static mca_coll_shmcico_view_t wview;
 static _Atomic uint64_t progress[2];     /* the last call each thread started */
 
-/* many more periods than the three rounds a view needs: where the two
- * cores share a cache most loads come as fast as a hit and their rounds
- * are lost (87 % in one MPI run) */
+/* many more periods than the three rounds a view needs: in some runs
+ * most loads come as fast as a hit and their rounds are lost (87 % in
+ * one MPI run) */
 #define WATCH_PERIODS 128
 #define WATCH_CALLS (WATCH_PERIODS * MCA_COLL_SHMCICO_WATCH_PERIOD)
 #define WATCH_LEAD 8                    /* a bank's worth of calls, as claims allow */
