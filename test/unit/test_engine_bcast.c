@@ -145,9 +145,9 @@ static int check_result(threads_world *w, const bcast_case *c, int rank, int roo
 
     if (refusing(w) && MCA_COLL_SHMCICO_COPY_FAILED == r->status) {
         /* its own copy or its source's was refused: its bytes may be wrong */
-        return EPERM == r->error ? 0 : fail(rank, "a refused copy without EPERM", op);
+        return EPERM == r->copy_errno ? 0 : fail(rank, "a refused copy without EPERM", op);
     }
-    if (r->status != expect || (fault && FAULT_CODE != r->error)) {
+    if (r->status != expect || (fault && FAULT_CODE != r->mpi_error)) {
         failures += fail(rank, "unexpected status", op);
     }
     if (!decline && !fault && (r->used_single != single || r->used_queue == single)) {

@@ -228,14 +228,14 @@ static int check_result(const vcall *v, const mca_coll_shmcico_result_t *r,
                     (unsigned long long) r->copied);
             return 1;
         }
-        return EPERM != r->error;
+        return EPERM != r->copy_errno;
     }
     if (r->status != want) {
         fprintf(stderr, "status %d, expected %d\n", (int) r->status, (int) want);
         return 1;
     }
     if (MCA_COLL_SHMCICO_FAULTED == want) {
-        return FAULT_CODE != r->error;
+        return FAULT_CODE != r->mpi_error;
     }
     if (MCA_COLL_SHMCICO_DECLINED == want) {
         return 0;

@@ -67,13 +67,14 @@ typedef enum {
     MCA_COLL_SHMCICO_DONE = 0,      /**< all data moved */
     MCA_COLL_SHMCICO_TRUNCATED,     /**< bytes did not fit this process's buffer */
     MCA_COLL_SHMCICO_DECLINED,      /**< the root handed the call back: fall back */
-    MCA_COLL_SHMCICO_FAULTED,       /**< the root's arguments were bad (error) */
-    MCA_COLL_SHMCICO_COPY_FAILED    /**< a single copy failed (error: errno) */
+    MCA_COLL_SHMCICO_FAULTED,       /**< the root's arguments were bad (mpi_error) */
+    MCA_COLL_SHMCICO_COPY_FAILED    /**< a single copy failed (copy_errno) */
 } mca_coll_shmcico_status_t;
 
 typedef struct mca_coll_shmcico_result_t {
     mca_coll_shmcico_status_t status;
-    int32_t error;                  /**< the root's error, or the copy's errno */
+    int32_t mpi_error;              /**< FAULTED: the root's MPI error */
+    int32_t copy_errno;             /**< COPY_FAILED: the failed copy's errno */
     uint64_t queued;                /**< bytes this process copied into or out of slots */
     uint64_t streamed;              /**< of them, bytes it wrote with streaming stores */
     uint64_t copied;                /**< bytes it copied by single copy */
@@ -132,8 +133,9 @@ mca_coll_shmcico_engine_rooted(mca_coll_shmcico_engine_t *engine, int root, bool
 /**
  * Allgather(v): every process sends its block (send) to every other and
  * copies it into its own place (own: a second stream over the same
- * bytes into blocks[rank]; both NULL with MPI_IN_PLACE, the block is
- * already there and send reads it from there).  blocks[i] receives
+ * bytes into blocks[rank]).  With MPI_IN_PLACE own is NULL: the block
+ * is already in its place, and send, then blocks[rank], reads it from
+ * there.  blocks[i] receives
  * process i's block; send NULL: the small-call path wrote it already
  * (coll_shmcico_small.h).  verdict: this process's own arguments
  * (error), and at rank 0 its decision; follow_root: wait for rank 0's

@@ -110,7 +110,7 @@ void mca_coll_shmcico_send_verdict(mca_coll_shmcico_call_t *call, const int *not
                                   verdict->error);
     call->result.status = verdict->decline ? MCA_COLL_SHMCICO_DECLINED
                                            : MCA_COLL_SHMCICO_FAULTED;
-    call->result.error = verdict->error;
+    call->result.mpi_error = verdict->error;
 }
 
 void mca_coll_shmcico_receive(mca_coll_shmcico_call_t *call,
@@ -194,7 +194,7 @@ static bool step_waiting(mca_coll_shmcico_call_t *call, mca_coll_shmcico_flow_t 
     if (flow->from_root) {
         call->result.status = MCA_COLL_SHMCICO_KIND_FAULT == kind ? MCA_COLL_SHMCICO_FAULTED
                                                                  : MCA_COLL_SHMCICO_DECLINED;
-        call->result.error = flag->payload.error;
+        call->result.mpi_error = flag->payload.error;
     }
     flow->state = MCA_COLL_SHMCICO_FLOW_ENDED;
     return true;

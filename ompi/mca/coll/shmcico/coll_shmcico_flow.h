@@ -221,7 +221,7 @@ static inline void mca_coll_shmcico_call_failed(mca_coll_shmcico_call_t *call, i
 {
     if (0 != err && MCA_COLL_SHMCICO_COPY_FAILED != call->result.status) {
         call->result.status = MCA_COLL_SHMCICO_COPY_FAILED;
-        call->result.error = err;
+        call->result.copy_errno = err;
     }
 }
 

@@ -137,7 +137,7 @@ static void gather_root(mca_coll_shmcico_call_t *call, const mca_coll_shmcico_bl
                    verdict->error);
     if (0 != verdict->error) {
         call->result.status = MCA_COLL_SHMCICO_FAULTED;
-        call->result.error = verdict->error;
+        call->result.mpi_error = verdict->error;
     }
     for (int n = 1; n < e->nprocs; ++n) {
         int i = (e->rank + n) % e->nprocs;
@@ -163,7 +163,7 @@ static bool gather_follow(mca_coll_shmcico_call_t *call)
         return false;
     case MCA_COLL_SHMCICO_DECISION_FAULT:
         call->result.status = MCA_COLL_SHMCICO_FAULTED;
-        call->result.error = error;
+        call->result.mpi_error = error;
         return true;                /* the root still takes part */
     default:
         return true;

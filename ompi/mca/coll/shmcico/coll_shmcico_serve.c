@@ -331,7 +331,7 @@ static int result_code(const mca_coll_shmcico_result_t *r, int own_error)
         return own_error;
     }
     switch (r->status) {
-    case MCA_COLL_SHMCICO_FAULTED: return r->error;
+    case MCA_COLL_SHMCICO_FAULTED: return r->mpi_error;
     case MCA_COLL_SHMCICO_COPY_FAILED: return MPI_ERR_OTHER;
     case MCA_COLL_SHMCICO_TRUNCATED: return MPI_ERR_TRUNCATE;
     default: return MPI_SUCCESS;
@@ -379,7 +379,7 @@ account(const mca_coll_shmcico_module_t *module, mca_coll_shmcico_op_t op,
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_WARN,
                                  MCA_COLL_SHMCICO_COMM_FMT "%s: a single copy failed (%s)",
                                  MCA_COLL_SHMCICO_COMM_ARGS(comm),
-                                 mca_coll_shmcico_op_names[op], strerror(r->error));
+                                 mca_coll_shmcico_op_names[op], strerror(r->copy_errno));
     } else if (MPI_SUCCESS != *rc && MPI_ERR_TRUNCATE != *rc) {
         MCA_COLL_SHMCICO_VERBOSE(MCA_COLL_SHMCICO_VERBOSE_CALL,
                                  MCA_COLL_SHMCICO_COMM_FMT "%s with bad arguments: "
