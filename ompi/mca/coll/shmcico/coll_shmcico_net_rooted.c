@@ -252,7 +252,7 @@ static int scatter_leader(const mca_coll_shmcico_net_t *net, struct ompi_communi
     int k = ompi_comm_size(net->node_comm), me = ompi_comm_rank(comm), rc, nreqs = 0;
     size_t bytes, staged;
     char *msg, *blocks, *stage;
-    uint64_t mine;
+    uint64_t mine = NO_BLOCK;  /* so where the node Scatter fails */
     bool any, lost, staged_lost;
 
     rc = mca_coll_shmcico_net_receive_any_length(comm, a->root, MCA_COLL_BASE_TAG_SCATTERV,
