@@ -50,7 +50,8 @@ typedef struct tree_t {
 typedef struct net_stream_t {
     mca_coll_shmcico_dstream_t ds;  /* packed or unpacked in order, chunk by chunk */
     size_t total;                   /* bytes of this process's buffer */
-    uint64_t expected;              /* bytes of the root's message */
+    uint64_t expected;              /* bytes of the root's message, as this process
+                                       goes by them (0: no chunk follows) */
     char *stage[2];                 /* a chunk each: non-contiguous or wrong count */
     bool sending;                   /* the root's: packed into the stages */
 } net_stream_t;
@@ -97,10 +98,12 @@ static bool matches(const net_stream_t *s)
     return s->total == s->expected;
 }
 
-/* chunks go through the stages (packed or unpacked there); 0, or ENOMEM */
-static int staged(net_stream_t *s)
+/* chunks go through the stages (packed or unpacked there) where the buffer
+ * is not contiguous or the counts differ (wrong_count: the first chunk's
+ * length says so already); 0, or ENOMEM */
+static int staged(net_stream_t *s, bool wrong_count)
 {
-    if (NULL != s->ds.stream.contig && matches(s)) {
+    if (NULL != s->ds.stream.contig && matches(s) && !wrong_count) {
         return 0;
     }
     for (int i = 0; i < 2; ++i) {
@@ -198,8 +201,7 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
         return MPI_SUCCESS != rc ? rc : MPI_ERR_INTERN;
     }
     len = status._ucount - sizeof(uint64_t);
-    s->expected = len != own ? UINT64_MAX : s->total;   /* wrong: through the stages */
-    if (0 != staged(s)) {
+    if (0 != staged(s, len != own)) {      /* a wrong count: through the stages */
         s->expected = 0;            /* no chunk follows to the node (its members:
                                        MPI_ERR_TRUNCATE, this leader MPI_ERR_NO_MEM;
                                        the parent and child nodes are not released:
@@ -217,7 +219,7 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
         s->expected = s->total;     /* nothing came: the node goes by this one's count */
         return rc;
     }
-    if (0 != staged(s)) {
+    if (0 != staged(s, false)) {
         s->expected = 0;            /* the count received says this one is wrong, and
                                        no room for it: the same as above */
         return MPI_ERR_NO_MEM;
@@ -226,6 +228,18 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
         memcpy(chunk_at(s, 0), at, len);    /* a wrong count found only now */
     }
     return rc;
+}
+
+/* the root: its stages where it needs them, else no chunk follows to its
+ * node (its members: MPI_ERR_TRUNCATE, the root MPI_ERR_NO_MEM; the
+ * child nodes are not released, as in receive_first()) */
+static int root_first(net_stream_t *s)
+{
+    if (0 != staged(s, false)) {
+        s->expected = 0;
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
 }
 
 /* ------------------------------------------------------------------ */
@@ -300,8 +314,7 @@ static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communica
     int nsends[2] = { 0, 0 }, me = ompi_comm_rank(comm), in_rc, out_rc = MPI_SUCCESS, node_rc;
     bool root = t->parent < 0;
 
-    in_rc = root ? (0 == staged(s) ? MPI_SUCCESS : MPI_ERR_NO_MEM)
-                 : receive_first(comm, t->parent, s);
+    in_rc = root ? root_first(s) : receive_first(comm, t->parent, s);
     node_rc = node_bcast(net, &s->expected, sizeof(s->expected), me);
     for (size_t c = 0; MPI_ERR_NO_MEM != in_rc && c < nchunks(s); ++c) {
         if (!root && MPI_SUCCESS == in_rc) {
@@ -332,7 +345,7 @@ static int member_bcast(const mca_coll_shmcico_net_t *net, net_stream_t *s, int 
 {
     int rc = node_bcast(net, &s->expected, sizeof(s->expected), leader);
 
-    if (0 != staged(s)) {
+    if (0 != staged(s, false)) {
         return MPI_ERR_NO_MEM;
     }
     for (size_t c = 0; c < nchunks(s); ++c) {
