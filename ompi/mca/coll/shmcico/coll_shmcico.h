@@ -302,9 +302,9 @@ int mca_coll_shmcico_init_query(bool enable_progress_threads,
 mca_coll_base_module_t *mca_coll_shmcico_comm_query(struct ompi_communicator_t *comm,
                                                     int *priority);
 
-/** Make the communicator's segment (a collective step); the module's
- *  state says how it went. */
-void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
+/** Make the communicator's segment (a collective step): whether it is
+ *  ready (the module's state keeps the answer for later calls). */
+bool mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
                                     struct ompi_communicator_t *comm);
 
 /** Give up the module's segment and the process's state on it: keep the
@@ -324,7 +324,7 @@ static inline bool mca_coll_shmcico_ready(mca_coll_shmcico_module_t *module,
                                           struct ompi_communicator_t *comm)
 {
     if (OPAL_UNLIKELY(MCA_COLL_SHMCICO_SEGMENT_NONE == module->state)) {
-        mca_coll_shmcico_segment_setup(module, comm);
+        return mca_coll_shmcico_segment_setup(module, comm);
     }
     return MCA_COLL_SHMCICO_SEGMENT_READY == module->state;
 }

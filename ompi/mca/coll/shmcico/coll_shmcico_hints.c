@@ -523,8 +523,6 @@ void mca_coll_shmcico_hints_subscribe(mca_coll_shmcico_module_t *module,
 void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
                                    struct ompi_communicator_t *comm)
 {
-    char saved[MPI_MAX_INFO_KEY + 1];
-
     for (int i = 0; NULL != comm->super.s_info && i < nhints; ++i) {
         const char *value = in_effect(module, &hints[i]);
         (void) opal_info_set(comm->super.s_info, hints[i].name, value);
@@ -532,13 +530,13 @@ void mca_coll_shmcico_hints_publish(mca_coll_shmcico_module_t *module,
         /* 4.1's MPI_Comm_get_info reports the copy Open MPI saved of what
          * it was given, where there is one */
         size_t prefix = strlen(OPAL_INFO_SAVE_PREFIX), name = strlen(hints[i].name);
+        char saved[MPI_MAX_INFO_KEY + 1];
+
         if (prefix + name < sizeof(saved)) {
             memcpy(saved, OPAL_INFO_SAVE_PREFIX, prefix);
             memcpy(saved + prefix, hints[i].name, name + 1);
             (void) opal_info_set(comm->super.s_info, saved, value);
         }
-#else
-        (void) saved;
 #endif
     }
 }

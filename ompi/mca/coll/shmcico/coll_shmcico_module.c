@@ -254,7 +254,7 @@ static int shmcico_module_enable(mca_coll_base_module_t *super,
                              module->multinode ? "node communicators" : "segment",
                              now ? "now" : "at first use", NULL != refusal ? refusal : "");
     if (now) {
-        mca_coll_shmcico_segment_setup(module, comm);
+        (void) mca_coll_shmcico_segment_setup(module, comm);    /* kept in its state */
     }
     return OMPI_SUCCESS;
 }

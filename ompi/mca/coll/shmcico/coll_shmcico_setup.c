@@ -555,7 +555,7 @@ static setup_verdict_t run_steps(setup_t *s)
     return verdict;
 }
 
-void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
+bool mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
                                     struct ompi_communicator_t *comm)
 {
     setup_t s = { .comm = comm, .module = module, .lock_fd = -1,
@@ -575,4 +575,5 @@ void mca_coll_shmcico_segment_setup(mca_coll_shmcico_module_t *module,
     finish(&s, &verdict);
     /* rank 0's values and the single copy that works are in effect now */
     mca_coll_shmcico_hints_publish(module, comm);
+    return MCA_COLL_SHMCICO_SEGMENT_READY == module->state;
 }

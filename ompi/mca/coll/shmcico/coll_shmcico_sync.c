@@ -42,9 +42,6 @@ void mca_coll_shmcico_wait_round(const mca_coll_shmcico_waiter_t *waiter,
 }
 
 /* ------------------------------------------------------------------ */
-/* Ops and banks                                                        */
-
-/* ------------------------------------------------------------------ */
 /* Received                                                             */
 
 void mca_coll_shmcico_received_start(const mca_coll_shmcico_view_t *view, int me,

@@ -25,7 +25,9 @@
  *  - Before it writes a slot, a flag or the bank line of bank b in call n,
  *    a process waits until every other process is done with call n - w
  *    (done[b] >= n - w): nobody reads that bank's previous contents any
- *    more.  Every process stores done[b] = n when it no longer touches
+ *    more.  Writers without a claim (a Bcast relay forwarding its
+ *    parent's flags, a reader writing only its own region, xfer and
+ *    received lines): docs/protocol.md, "Ops and banks".  Every process stores done[b] = n when it no longer touches
  *    anything of call n.
  *  - A flag holds (seq, lap, size, total, payload).  The first post of a
  *    slot in call n stores lap 0, then seq = n with release; a later post
