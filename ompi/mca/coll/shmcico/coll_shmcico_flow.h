@@ -51,8 +51,9 @@ struct mca_coll_shmcico_call_t;
 typedef struct mca_coll_shmcico_flow_t {
     mca_coll_shmcico_flow_kind_t kind;
     mca_coll_shmcico_flow_state_t state;
-    int peer;                       /**< receive: whom to acknowledge; send single:
-                                         the reader it may help */
+    int peer;                       /**< the process at the other end: a receive
+                                         acknowledges it, a single-copy send may
+                                         help it (the one reader it serves) */
     int notify_one;                 /**< storage of a one-process notify list */
     mca_coll_shmcico_queue_t queue;
     mca_coll_shmcico_readers_t readers;     /**< send queue: its readers (rings) */
