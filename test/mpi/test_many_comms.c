@@ -42,22 +42,12 @@ static void bcast_on(MPI_Comm comm, uint64_t seed)
     st_simple_call(ST_BCAST, comm, 0, counts, seed);
 }
 
-int main(int argc, char **argv)
+/* LIMIT of USED communicators of NCOMMS get a segment and serve, the
+ * others fall back; returns the bytes of one segment */
+static unsigned long long under_the_limit(MPI_Comm *comms, int limit)
 {
-    static MPI_Comm comms[NCOMMS];
-    int limit, rank;
-    unsigned long long created0, failed0, served0, fallback0, segment, reused0;
-    int kept;
-
-    st_init(&argc, &argv);
-    limit = argc > 1 ? atoi(argv[1]) : 0;
-    if (limit < 1) {
-        st_fail("usage: test_many_comms LIMIT (segments, 1 or more)");
-        return st_finish("test_many_comms");
-    }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    created0 = st_counter("segments_created");
-    failed0 = st_counter("segments_failed");
+    unsigned long long created0 = st_counter("segments_created");
+    unsigned long long failed0 = st_counter("segments_failed"), served0, fallback0, segment;
 
     for (int i = 0; i < NCOMMS; ++i) {
         ST_CHECK(MPI_SUCCESS == MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]), "dup %d failed", i);
@@ -80,30 +70,39 @@ int main(int argc, char **argv)
              st_counter("segments_failed") - failed0, USED - limit);
     segment = st_size_variable("segment_bytes") / (unsigned long long) limit;
     /* the limit admits LIMIT segments and not one more */
-    ST_CHECK(limit > 0 && segment * (unsigned long long) limit <= st_cvar("max_memory")
+    ST_CHECK(segment * (unsigned long long) limit <= st_cvar("max_memory")
              && segment * (unsigned long long) (limit + 1) > st_cvar("max_memory"),
              "%d segments of %llu bytes under coll_shmcico_max_memory %llu", limit, segment,
              st_cvar("max_memory"));
     ST_CHECK(st_segment_mappings(USED) == limit, "%d segments mapped, expected %d",
              st_segment_mappings(USED), limit);
-    if (0 == rank) {
-        printf("test_many_comms: %d communicators, collectives on %d, %d segments of "
-               "%llu bytes, the others fell back\n", NCOMMS, USED, limit, segment);
-    }
+    return segment;
+}
+
+/* every communicator freed: the segments unmapped but those kept; returns
+ * how many are kept */
+static int after_free(MPI_Comm *comms, int limit, unsigned long long segment)
+{
+    int kept = (int) st_cvar("keep_segments") < limit ? (int) st_cvar("keep_segments") : limit;
 
     for (int i = 0; i < NCOMMS; ++i) {
         MPI_Comm_free(&comms[i]);
     }
-    kept = (int) st_cvar("keep_segments") < limit ? (int) st_cvar("keep_segments") : limit;
     ST_CHECK(st_size_variable("segment_bytes") == (unsigned long long) kept * segment,
              "%llu segment bytes left after free, expected %d kept segments of %llu",
              st_size_variable("segment_bytes"), kept, segment);
     ST_CHECK(kept == st_segment_mappings(USED), "%d segments still mapped after free, "
              "expected %d kept", st_segment_mappings(USED), kept);
+    return kept;
+}
 
-    /* the memory came back: new communicators get segments again */
-    created0 = st_counter("segments_created");
-    reused0 = st_counter("segments_reused");
+/* the memory came back: new communicators get segments again, the kept
+ * ones taken over */
+static void again(MPI_Comm *comms, int limit, int kept)
+{
+    unsigned long long created0 = st_counter("segments_created");
+    unsigned long long reused0 = st_counter("segments_reused");
+
     for (int i = 0; i < limit; ++i) {
         MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
         bcast_on(comms[i], 1000 + (uint64_t) i);
@@ -116,5 +115,26 @@ int main(int argc, char **argv)
     for (int i = 0; i < limit; ++i) {
         MPI_Comm_free(&comms[i]);
     }
+}
+
+int main(int argc, char **argv)
+{
+    static MPI_Comm comms[NCOMMS];
+    unsigned long long segment;
+    int limit, rank;
+
+    st_init(&argc, &argv);
+    limit = argc > 1 ? atoi(argv[1]) : 0;
+    if (limit < 1) {
+        st_fail("usage: test_many_comms LIMIT (segments, 1 or more)");
+        return st_finish("test_many_comms");
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    segment = under_the_limit(comms, limit);
+    if (0 == rank) {
+        printf("test_many_comms: %d communicators, collectives on %d, %d segments of "
+               "%llu bytes, the others fell back\n", NCOMMS, USED, limit, segment);
+    }
+    again(comms, limit, after_free(comms, limit, segment));
     return st_finish("test_many_comms");
 }
