@@ -556,13 +556,58 @@ static void check_transport(const tc_call *c, int me, int p, int served, int acr
              queue, nonempty, empty);
 }
 
+/* the counters of op that say whether and how a call was served */
+typedef struct tallies {
+    unsigned long long served, single, queue, multinode;
+} tallies;
+
+static tallies tallies_of(st_op op)
+{
+    char name[64];
+    tallies t;
+
+    snprintf(name, sizeof(name), "%s_served", st_op_name(op));
+    t.served = st_counter(name);
+    snprintf(name, sizeof(name), "%s_single_copy", st_op_name(op));
+    t.single = st_counter(name);
+    snprintf(name, sizeof(name), "%s_queue", st_op_name(op));
+    t.queue = st_counter(name);
+    snprintf(name, sizeof(name), "%s_multinode", st_op_name(op));
+    t.multinode = st_counter(name);
+    return t;
+}
+
+/* after the call: each buffer's bytes (or, where the result may be
+ * anything, its guard bytes); frees them */
+static void check_buffers(const tc_call *c, int me, int p, const view *v, st_buf *single,
+                          st_buf *blocks, const unsigned char *sent)
+{
+    if (NULL != single->data) {
+        if (relaxed(c)) {
+            ST_CHECK(st_guards_ok(single), "%s %s: guard bytes of the single buffer "
+                     "overwritten", st_op_name(c->op), c->comm_name);
+        } else {
+            check_single(c, me, p, single, sent);
+        }
+        st_free(single);
+    }
+    if (NULL != blocks->data) {
+        if (relaxed(c)) {
+            ST_CHECK(st_guards_ok(blocks), "%s %s: guard bytes of the blocks overwritten",
+                     st_op_name(c->op), c->comm_name);
+        } else {
+            check_blocks(c, p, v, blocks);
+        }
+        st_free(blocks);
+    }
+}
+
 void tc_run(const tc_call *c)
 {
     int me, p, err, is_root, has_blocks, has_single, served_here;
     unsigned char *sent = NULL;
     st_buf single = { 0 }, blocks = { 0 };
-    char name[64], single_name[64], queue_name[64], multinode_name[64];
-    unsigned long long before, single0, queue0, multinode0;
+    tallies before, after;
     size_t span;
     view v;
 
@@ -573,8 +618,6 @@ void tc_run(const tc_call *c)
     has_blocks = is_allgather(c) || is_root;
     has_single = ST_BCAST == c->op ? !is_root : !(c->in_place && has_blocks);
     blocks_view(c, me, p, &v);
-    snprintf(name, sizeof(name), "%s_served", st_op_name(c->op));
-
     if (has_single && is_scatter_like(c)) {
         single = st_alloc(st_span(c->type->single_type, single_count(c, me)));
         memset(single.data, ST_POISON, single.bytes);
@@ -586,40 +629,16 @@ void tc_run(const tc_call *c)
     if (has_blocks) {
         blocks = prepare_blocks(c, me, p, &v);
     }
-
-    snprintf(single_name, sizeof(single_name), "%s_single_copy", st_op_name(c->op));
-    snprintf(queue_name, sizeof(queue_name), "%s_queue", st_op_name(c->op));
-    snprintf(multinode_name, sizeof(multinode_name), "%s_multinode", st_op_name(c->op));
-    multinode0 = st_counter(multinode_name);
-    single0 = st_counter(single_name);
-    queue0 = st_counter(queue_name);
-    before = st_counter(name);
+    before = tallies_of(c->op);
     err = call_op(c, is_root, &v, blocks.data,
                   has_single ? (void *) single.data : MPI_IN_PLACE, single_count(c, me));
-    check_result(c, me, p, &v, err, st_counter(name) - before, served_here);
+    after = tallies_of(c->op);
+    check_result(c, me, p, &v, err, after.served - before.served, served_here);
     if (!skipped_by_mpi(c, me, p, &v) && st_type_size(c->type->single_type) > 0) {
-        check_transport(c, me, p, served_here, st_counter(multinode_name) != multinode0,
-                        st_counter(single_name) - single0, st_counter(queue_name) - queue0);
+        check_transport(c, me, p, served_here, after.multinode != before.multinode,
+                        after.single - before.single, after.queue - before.queue);
     }
-
-    if (has_single) {
-        if (relaxed(c)) {
-            ST_CHECK(st_guards_ok(&single), "%s %s: guard bytes of the single buffer "
-                     "overwritten", st_op_name(c->op), c->comm_name);
-        } else {
-            check_single(c, me, p, &single, sent);
-        }
-        st_free(&single);
-    }
-    if (has_blocks) {
-        if (relaxed(c)) {
-            ST_CHECK(st_guards_ok(&blocks), "%s %s: guard bytes of the blocks overwritten",
-                     st_op_name(c->op), c->comm_name);
-        } else {
-            check_blocks(c, p, &v, &blocks);
-        }
-        st_free(&blocks);
-    }
+    check_buffers(c, me, p, &v, &single, &blocks, sent);
     free(sent);
 }
 
