@@ -75,19 +75,14 @@ static void *first_call(void *arg)
     return NULL;
 }
 
-/* THREADS communicators set up at once under the memory limit */
-static int limit_test(int nthreads, int rank)
+/* one setup alone succeeds under the limit, and gives its memory back:
+ * what the threads of limit_test() find is the limit's doing */
+static void alone_under_the_limit(int nthreads)
 {
-    worker workers[MAX_THREADS];
-    pthread_t threads[MAX_THREADS];
     unsigned long long served0 = st_counter("bcast_served");
-    unsigned long long fallback0 = st_counter("bcast_fallback");
-    unsigned long long created0 = st_counter("segments_created"), reused0;
-    unsigned long long limit = st_cvar("max_memory"), mapped, created, kept;
+    unsigned long long created0 = st_counter("segments_created");
     worker alone = { .id = nthreads };
 
-    /* one setup alone succeeds under the limit, and gives its memory
-     * back: what the threads below find is the limit's doing */
     MPI_Comm_dup(MPI_COMM_WORLD, &alone.comm);
     pthread_barrier_init(&together, NULL, 1);
     (void) first_call(&alone);
@@ -97,23 +92,42 @@ static int limit_test(int nthreads, int rank)
              "a communicator set up alone: %llu segments, %llu Bcasts served",
              st_counter("segments_created") - created0, st_counter("bcast_served") - served0);
     MPI_Comm_free(&alone.comm);
-    /* its segment is kept (coll_shmcico_keep_segments): one of the
-     * communicators below may take it over */
-    created0 = st_counter("segments_created");
-    reused0 = st_counter("segments_reused");
-    served0 = st_counter("bcast_served");
-    fallback0 = st_counter("bcast_fallback");
+}
+
+/* the first call of each worker's communicator, one thread each, at once */
+static void first_calls_at_once(worker *workers, int nthreads)
+{
+    pthread_t threads[MAX_THREADS];
+
     pthread_barrier_init(&together, NULL, (unsigned) nthreads);
-    for (int t = 0; t < nthreads; ++t) {
-        workers[t] = (worker) { .id = t };
-        MPI_Comm_dup(MPI_COMM_WORLD, &workers[t].comm);
-    }
     for (int t = 0; t < nthreads; ++t) {
         pthread_create(&threads[t], NULL, first_call, &workers[t]);
     }
     for (int t = 0; t < nthreads; ++t) {
         pthread_join(threads[t], NULL);
     }
+    pthread_barrier_destroy(&together);
+}
+
+/* THREADS communicators set up at once under the memory limit */
+static int limit_test(int nthreads, int rank)
+{
+    worker workers[MAX_THREADS];
+    unsigned long long served0, fallback0, created0, reused0;
+    unsigned long long limit = st_cvar("max_memory"), mapped, created, kept;
+
+    alone_under_the_limit(nthreads);
+    /* its segment is kept (coll_shmcico_keep_segments): one of the
+     * communicators below may take it over */
+    created0 = st_counter("segments_created");
+    reused0 = st_counter("segments_reused");
+    served0 = st_counter("bcast_served");
+    fallback0 = st_counter("bcast_fallback");
+    for (int t = 0; t < nthreads; ++t) {
+        workers[t] = (worker) { .id = t };
+        MPI_Comm_dup(MPI_COMM_WORLD, &workers[t].comm);
+    }
+    first_calls_at_once(workers, nthreads);
     mapped = st_size_variable("segment_bytes");
     created = st_counter("segments_created") - created0
               + st_counter("segments_reused") - reused0;
@@ -134,10 +148,9 @@ static int limit_test(int nthreads, int rank)
     ST_CHECK(created > 0 && st_size_variable("segment_bytes") == kept * (mapped / created),
              "%llu segment bytes left after free, expected %llu kept segments of %llu",
              st_size_variable("segment_bytes"), kept, created > 0 ? mapped / created : 0);
-    pthread_barrier_destroy(&together);
     if (0 == rank) {
         printf("test_threads limit: %d segments set up at once, %llu made, %llu bytes "
-           "mapped under %llu\n", nthreads, created, mapped, limit);
+               "mapped under %llu\n", nthreads, created, mapped, limit);
     }
     return st_finish("test_threads");
 }
