@@ -407,27 +407,18 @@ static void set_defaults(bench_options_t *opt)
     opt->wait_s = 2000e-9;
 }
 
-/* word: the command-line word being parsed, for messages. */
-static bool parse_one(int code, char *arg, const char *word,
-                      bench_options_t *opt, size_t *min_size, size_t *max_size)
+/* the options whose value is one of two words */
+static bool parse_two_words(int code, char *arg, bench_options_t *opt)
 {
-    double ns;
     int choice = 0;
 
     switch (code) {
-    case OPT_OPS: return parse_ops(arg, opt);
-    case OPT_COMPONENTS: return parse_components(arg, opt);
-    case OPT_SIZES: return parse_sizes(arg, opt);
-    case OPT_MIN_SIZE: return parse_size("--min-size", arg, min_size);
-    case OPT_MAX_SIZE: return parse_size("--max-size", arg, max_size);
     case OPT_SYNC:
         if (!parse_choice("--sync", arg, "linear", "ring", &choice)) {
             return false;
         }
         opt->sync = choice ? BENCH_SYNC_RING : BENCH_SYNC_LINEAR;
         return true;
-    case OPT_SYNC_ROUNDS:
-        return parse_int("--sync-rounds", arg, 1, 1000000, &opt->sync_rounds);
     case OPT_TIMER:
         if (!parse_choice("--timer", arg, "wtime", "tsc", &choice)) {
             return false;
@@ -437,18 +428,61 @@ static bool parse_one(int code, char *arg, const char *word,
         }
         opt->timer = choice ? BENCH_TIMER_TSC : BENCH_TIMER_WTIME;
         return true;
-    case OPT_LATE_NS:
-        if (!parse_double("--late-ns", arg, 0, false, 1e9, &ns)) {
+    default:                        /* OPT_CACHE */
+        if (!parse_choice("--cache", arg, "cold", "warm", &choice)) {
             return false;
         }
-        opt->late_s = ns * 1e-9;
+        opt->cache = choice ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
+        return true;
+    }
+}
+
+/* the options given in ns or per cent, kept in seconds or as a share */
+static bool parse_scaled(int code, char *arg, bench_options_t *opt)
+{
+    double v;
+
+    switch (code) {
+    case OPT_LATE_NS:
+        if (!parse_double("--late-ns", arg, 0, false, 1e9, &v)) {
+            return false;
+        }
+        opt->late_s = v * 1e-9;
         return true;
     case OPT_LATE_PCT:
-        if (!parse_double("--late-pct", arg, 0, false, 100, &ns)) {
+        if (!parse_double("--late-pct", arg, 0, false, 100, &v)) {
             return false;
         }
-        opt->late_share = ns / 100;
+        opt->late_share = v / 100;
         return true;
+    default:                        /* OPT_WAIT_NS */
+        if (!parse_double("--wait-ns", arg, 0, false, 1e9, &v)) {
+            return false;
+        }
+        opt->wait_s = v * 1e-9;
+        return true;
+    }
+}
+
+/* word: the command-line word being parsed, for messages. */
+/* word: the command-line word being parsed, for messages. */
+static bool parse_one(int code, char *arg, const char *word,
+                      bench_options_t *opt, size_t *min_size, size_t *max_size)
+{
+    switch (code) {
+    case OPT_OPS: return parse_ops(arg, opt);
+    case OPT_COMPONENTS: return parse_components(arg, opt);
+    case OPT_SIZES: return parse_sizes(arg, opt);
+    case OPT_MIN_SIZE: return parse_size("--min-size", arg, min_size);
+    case OPT_MAX_SIZE: return parse_size("--max-size", arg, max_size);
+    case OPT_SYNC:
+    case OPT_TIMER:
+    case OPT_CACHE: return parse_two_words(code, arg, opt);
+    case OPT_SYNC_ROUNDS:
+        return parse_int("--sync-rounds", arg, 1, 1000000, &opt->sync_rounds);
+    case OPT_LATE_NS:
+    case OPT_LATE_PCT:
+    case OPT_WAIT_NS: return parse_scaled(code, arg, opt);
     case OPT_TRIM:
         return parse_double("--trim", arg, 0, false, 100, &opt->trim_pct);
     case OPT_REL_ERROR:
@@ -459,22 +493,10 @@ static bool parse_one(int code, char *arg, const char *word,
         return parse_int("--max-launches", arg, 2, 10000000, &opt->max_launches);
     case OPT_MAX_SECONDS:
         return parse_double("--max-seconds", arg, 0, true, 86400, &opt->max_seconds);
-    case OPT_CACHE:
-        if (!parse_choice("--cache", arg, "cold", "warm", &choice)) {
-            return false;
-        }
-        opt->cache = choice ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
-        return true;
     case OPT_COLD_POOL:
         return parse_size("--cold-pool", arg, &opt->cold_pool);
     case OPT_ROOT: return parse_root(arg, opt);
     case OPT_COUNTS: return parse_counts(arg, opt);
-    case OPT_WAIT_NS:
-        if (!parse_double("--wait-ns", arg, 0, false, 1e9, &ns)) {
-            return false;
-        }
-        opt->wait_s = ns * 1e-9;
-        return true;
     case OPT_CSV: opt->csv = arg; return true;
     case OPT_QUIET: opt->quiet = true; return true;
     default:
