@@ -50,8 +50,8 @@ typedef struct mca_coll_shmcico_readers_t {
 typedef struct mca_coll_shmcico_queue_t {
     int data_proc;                  /**< whose slots hold the fragments */
     int flag_proc;                  /**< reader: whose flags announce them */
-    const int *notify;              /**< writer: the flags it posts; reader: */
-    int nnotify;                    /**<   the children it forwards to (Bcast) */
+    const int *notify;              /**< whose flags it posts: a writer its */
+    int nnotify;                    /**<   readers', a Bcast reader its children's */
     uint64_t bytes;                 /**< the block's bytes, as its writer has them */
     uint64_t next;                  /**< the next fragment to write or read */
     mca_coll_shmcico_stream_t *stream;
