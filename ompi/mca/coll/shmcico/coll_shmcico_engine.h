@@ -135,11 +135,10 @@ mca_coll_shmcico_engine_rooted(mca_coll_shmcico_engine_t *engine, int root, bool
  * copies it into its own place (own: a second stream over the same
  * bytes into blocks[rank]).  With MPI_IN_PLACE own is NULL: the block
  * is already in its place, and send, then blocks[rank], reads it from
- * there.  blocks[i] receives
- * process i's block; send NULL: the small-call path wrote it already
- * (coll_shmcico_small.h).  verdict: this process's own arguments
- * (error), and at rank 0 its decision; follow_root: wait for rank 0's
- * decision.
+ * there.  blocks[i] receives process i's block; send NULL: the
+ * small-call path wrote it already (coll_shmcico_small.h).  verdict:
+ * this process's own arguments (error), and at rank 0 its decision;
+ * follow_root: wait for rank 0's decision.
  */
 mca_coll_shmcico_result_t
 mca_coll_shmcico_engine_allgather(mca_coll_shmcico_engine_t *engine,
