@@ -30,6 +30,14 @@ const char *st_op_name(st_op op)
     return st_op_names[op];
 }
 
+unsigned long long st_op_counter(st_op op, const char *what)
+{
+    char name[64];
+
+    snprintf(name, sizeof(name), "%s_%s", st_op_name(op), what);
+    return st_counter(name);
+}
+
 int st_op_regular(st_op op)
 {
     return ST_SCATTER == op || ST_GATHER == op || ST_ALLGATHER == op;

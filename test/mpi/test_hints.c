@@ -385,22 +385,18 @@ static void streaming_min(void)
  * one call of op with blocks of bytes from root 0 */
 unsigned long long th_own_streamed(st_op op, MPI_Comm comm, int bytes, uint64_t seed)
 {
-    char name[64], served[64];
-    unsigned long long before, served_before;
+    unsigned long long before = st_op_counter(op, "own_streamed_bytes");
+    unsigned long long served = st_op_counter(op, "served");
     int counts[64];
 
-    snprintf(name, sizeof(name), "%s_own_streamed_bytes", st_op_name(op));
-    before = st_counter(name);
-    snprintf(served, sizeof(served), "%s_served", st_op_name(op));
-    served_before = st_counter(served);
     for (int i = 0; i < size; ++i) {
         counts[i] = bytes;
     }
     ST_CHECK(MPI_SUCCESS == st_simple_call(op, comm, 0, counts, seed),
              "%s of %d-byte blocks: data", st_op_name(op), bytes);
-    ST_CHECK(1 == st_counter(served) - served_before, "%s of %d-byte blocks: served +%llu",
-             st_op_name(op), bytes, st_counter(served) - served_before);
-    return st_counter(name) - before;
+    ST_CHECK(1 == st_op_counter(op, "served") - served, "%s of %d-byte blocks: served +%llu",
+             st_op_name(op), bytes, st_op_counter(op, "served") - served);
+    return st_op_counter(op, "own_streamed_bytes") - before;
 }
 
 /* coll_shmcico_<op>_own_streaming_min */

@@ -63,29 +63,21 @@
 static const st_type *types;
 static int expect_served;
 
-static unsigned long long counter_of(st_op op, const char *what)
-{
-    char name[64];
-
-    snprintf(name, sizeof(name), "%s_%s", st_op_name(op), what);
-    return st_counter(name);
-}
-
 /* one call, with the counters of the path it must take */
 static void run(tc_call *c)
 {
-    unsigned long long multi = counter_of(c->op, "multinode");
-    unsigned long long fallback = counter_of(c->op, "fallback"), small = st_counter_sum("small");
+    unsigned long long multi = st_op_counter(c->op, "multinode");
+    unsigned long long fallback = st_op_counter(c->op, "fallback"), small = st_counter_sum("small");
     int skipped = 0 == st_type_size(c->type->single_type)
                   || st_skipped_by_mpi(c->op, c->comm, c->counts);
 
     tc_run(c);
     if (!skipped) {
-        ST_CHECK(counter_of(c->op, "multinode") - multi == (unsigned) expect_served
-                 && counter_of(c->op, "fallback") - fallback == (unsigned) !expect_served,
+        ST_CHECK(st_op_counter(c->op, "multinode") - multi == (unsigned) expect_served
+                 && st_op_counter(c->op, "fallback") - fallback == (unsigned) !expect_served,
                  "%s %s root %d: multinode +%llu fallback +%llu", st_op_name(c->op),
-                 c->comm_name, c->root, counter_of(c->op, "multinode") - multi,
-                 counter_of(c->op, "fallback") - fallback);
+                 c->comm_name, c->root, st_op_counter(c->op, "multinode") - multi,
+                 st_op_counter(c->op, "fallback") - fallback);
     }
     /* a call across nodes never takes the small path, and its node
      * stages are not calls of the program's */
@@ -171,8 +163,8 @@ static void truncation(st_op op, MPI_Comm comm, const char *name)
 static void empty_root_blocks(MPI_Comm comm, int root)
 {
     int rank, p, n = 1000, err, cls;
-    unsigned long long scatters = counter_of(ST_SCATTER, "multinode");
-    unsigned long long gathers = counter_of(ST_GATHER, "multinode");
+    unsigned long long scatters = st_op_counter(ST_SCATTER, "multinode");
+    unsigned long long gathers = st_op_counter(ST_GATHER, "multinode");
     unsigned char *all, *mine;
 
     MPI_Comm_rank(comm, &rank);
@@ -190,8 +182,8 @@ static void empty_root_blocks(MPI_Comm comm, int root)
              && st_first_wrong(all, (size_t) p * n * sizeof(int), 42) < 0,
              "Gather to root %d expecting nothing: rank %d's error class %d or data", root,
              rank, cls);
-    ST_CHECK(counter_of(ST_SCATTER, "multinode") - scatters == 1
-             && counter_of(ST_GATHER, "multinode") - gathers == 1,
+    ST_CHECK(st_op_counter(ST_SCATTER, "multinode") - scatters == 1
+             && st_op_counter(ST_GATHER, "multinode") - gathers == 1,
              "root %d's empty blocks: not served across nodes at rank %d", root, rank);
     free(all);
     free(mine);
@@ -208,7 +200,7 @@ static void mixed_types_bcast(MPI_Comm comm, int root)
     int rank, n = (1536 << 10) / 24 + 1, ints = 6 * n, count;
     MPI_Datatype six, strided, type;
     int *buf = malloc(2 * (size_t) ints * sizeof(int));
-    unsigned long long multi = counter_of(ST_BCAST, "multinode");
+    unsigned long long multi = st_op_counter(ST_BCAST, "multinode");
     int bad = 0, err;
 
     MPI_Comm_rank(comm, &rank);
@@ -228,7 +220,7 @@ static void mixed_types_bcast(MPI_Comm comm, int root)
     }
     ST_CHECK(MPI_SUCCESS == err && 0 == bad, "mixed-type Bcast from root %d: error %d, %d "
              "wrong ints", root, err, bad);
-    ST_CHECK(counter_of(ST_BCAST, "multinode") - multi == (unsigned) expect_served,
+    ST_CHECK(st_op_counter(ST_BCAST, "multinode") - multi == (unsigned) expect_served,
              "mixed-type Bcast from root %d not served across nodes", root);
     MPI_Type_free(&six);
     MPI_Type_free(&strided);
@@ -269,7 +261,7 @@ static void hints_across_nodes(void)
     MPI_Info_set(info, "shmcico_single_copy", "off");
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &off);
     MPI_Info_free(&info);
-    single = counter_of(ST_GATHERV, "single_copy");
+    single = st_op_counter(ST_GATHERV, "single_copy");
     memset(sbuf, 1 + rank, (size_t) block);
     ST_CHECK(MPI_SUCCESS == MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0,
                                        MPI_COMM_WORLD), "Gather of 1 MiB blocks: error");
@@ -277,24 +269,24 @@ static void hints_across_nodes(void)
         ST_CHECK(rbuf[i] == (char) (1 + i / (size_t) block), "Gather of 1 MiB blocks: byte "
                  "%zu is %d", i, rbuf[i]);
     }
-    ST_CHECK(alone ? counter_of(ST_GATHERV, "single_copy") == single
-                   : counter_of(ST_GATHERV, "single_copy") > single,
+    ST_CHECK(alone ? st_op_counter(ST_GATHERV, "single_copy") == single
+                   : st_op_counter(ST_GATHERV, "single_copy") > single,
              "Gather of 1 MiB blocks across nodes: node stages by single copy +%llu%s",
-             counter_of(ST_GATHERV, "single_copy") - single, alone ? " alone on a node" : "");
+             st_op_counter(ST_GATHERV, "single_copy") - single, alone ? " alone on a node" : "");
     /* what is in effect is the node stages' transport, not a default */
     flag = st_info(MPI_COMM_WORLD, "shmcico_single_copy", value);
     ST_CHECK(alone || (flag && (0 == strcmp(value, "cma") || 0 == strcmp(value, "smsc"))),
              "shmcico_single_copy in effect across nodes: %s (cma or smsc expected)",
              flag ? value : "(none)");
-    single = counter_of(ST_GATHERV, "single_copy");
-    queue = counter_of(ST_GATHERV, "queue");
+    single = st_op_counter(ST_GATHERV, "single_copy");
+    queue = st_op_counter(ST_GATHERV, "queue");
     MPI_Gather(sbuf, block, MPI_BYTE, rbuf, block, MPI_BYTE, 0, off);
-    ST_CHECK(counter_of(ST_GATHERV, "single_copy") == single
-             && (alone ? counter_of(ST_GATHERV, "queue") == queue
-                       : counter_of(ST_GATHERV, "queue") > queue),
+    ST_CHECK(st_op_counter(ST_GATHERV, "single_copy") == single
+             && (alone ? st_op_counter(ST_GATHERV, "queue") == queue
+                       : st_op_counter(ST_GATHERV, "queue") > queue),
              "Gather across nodes with shmcico_single_copy=off: single copy +%llu, "
-             "queue +%llu", counter_of(ST_GATHERV, "single_copy") - single,
-             counter_of(ST_GATHERV, "queue") - queue);
+             "queue +%llu", st_op_counter(ST_GATHERV, "single_copy") - single,
+             st_op_counter(ST_GATHERV, "queue") - queue);
     flag = st_info(off, "shmcico_single_copy", value);
     ST_CHECK(flag && 0 == strcmp(value, "off"), "shmcico_single_copy in effect: %s",
              flag ? value : "(none)");
@@ -318,10 +310,10 @@ static int on_limited_node(void)
  * served through the queues elsewhere */
 static void later_hint_gather(int rank, int size, int round, int limited)
 {
-    unsigned long long served = counter_of(ST_GATHER, "served");
-    unsigned long long multi = counter_of(ST_GATHER, "multinode");
-    unsigned long long node_stage = counter_of(ST_GATHERV, "queue")
-        + counter_of(ST_GATHERV, "single_copy");
+    unsigned long long served = st_op_counter(ST_GATHER, "served");
+    unsigned long long multi = st_op_counter(ST_GATHER, "multinode");
+    unsigned long long node_stage = st_op_counter(ST_GATHERV, "queue")
+        + st_op_counter(ST_GATHERV, "single_copy");
     int sent[16], *got = malloc((size_t) size * 16 * sizeof(int));
 
     for (int i = 0; i < 16; ++i) {
@@ -333,12 +325,12 @@ static void later_hint_gather(int rank, int size, int round, int limited)
         ST_CHECK(got[i] == 1000 * (i / 16) + i % 16 + round, "Gather %d: element %d is %d",
                  round, i, got[i]);
     }
-    ST_CHECK(1 == counter_of(ST_GATHER, "served") - served
-             && 1 == counter_of(ST_GATHER, "multinode") - multi,
+    ST_CHECK(1 == st_op_counter(ST_GATHER, "served") - served
+             && 1 == st_op_counter(ST_GATHER, "multinode") - multi,
              "Gather %d: served +%llu, across nodes +%llu", round,
-             counter_of(ST_GATHER, "served") - served,
-             counter_of(ST_GATHER, "multinode") - multi);
-    node_stage = counter_of(ST_GATHERV, "queue") + counter_of(ST_GATHERV, "single_copy")
+             st_op_counter(ST_GATHER, "served") - served,
+             st_op_counter(ST_GATHER, "multinode") - multi);
+    node_stage = st_op_counter(ST_GATHERV, "queue") + st_op_counter(ST_GATHERV, "single_copy")
         - node_stage;
     ST_CHECK(limited ? 0 == node_stage : 1 == node_stage, "Gather %d: the node stage "
              "moved %llu transports on the node %s the limit", round, node_stage,
@@ -437,8 +429,8 @@ static void setup_without_memory(void)
 {
     int rank, data[256];
     MPI_Comm dup;
-    unsigned long long fallback = counter_of(ST_BCAST, "fallback");
-    unsigned long long multi = counter_of(ST_BCAST, "multinode");
+    unsigned long long fallback = st_op_counter(ST_BCAST, "fallback");
+    unsigned long long multi = st_op_counter(ST_BCAST, "multinode");
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
@@ -456,11 +448,11 @@ static void setup_without_memory(void)
     }
     /* at least 2: with Open MPI 5.0 the previous component, coll/han,
      * calls Bcast on communicators of its own, which are handed on too */
-    ST_CHECK(counter_of(ST_BCAST, "fallback") - fallback >= 2
-             && counter_of(ST_BCAST, "multinode") == multi,
+    ST_CHECK(st_op_counter(ST_BCAST, "fallback") - fallback >= 2
+             && st_op_counter(ST_BCAST, "multinode") == multi,
              "a failed setup at rank 3: rank %d handed %llu calls on (2 expected), "
-             "multinode +%llu", rank, counter_of(ST_BCAST, "fallback") - fallback,
-             counter_of(ST_BCAST, "multinode") - multi);
+             "multinode +%llu", rank, st_op_counter(ST_BCAST, "fallback") - fallback,
+             st_op_counter(ST_BCAST, "multinode") - multi);
     MPI_Comm_free(&dup);
 }
 
@@ -514,7 +506,7 @@ static int leftover(void)
 {
     MPI_Comm freed, kept;
     int rank, data[64];
-    unsigned long long multi = counter_of(ST_BCAST, "multinode");
+    unsigned long long multi = st_op_counter(ST_BCAST, "multinode");
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_dup(MPI_COMM_WORLD, &freed);
@@ -523,7 +515,7 @@ static int leftover(void)
     st_fill(data, sizeof(data), 0 == rank ? 5 : 6);
     ST_CHECK(MPI_SUCCESS == MPI_Bcast(data, 64, MPI_INT, 0, kept)
              && st_first_wrong(data, sizeof(data), 5) < 0, "rank %d: the Bcast failed", rank);
-    ST_CHECK(counter_of(ST_BCAST, "multinode") - multi == 1,
+    ST_CHECK(st_op_counter(ST_BCAST, "multinode") - multi == 1,
              "rank %d: the Bcast was not served across nodes", rank);
     return st_finish("test_multinode");     /* kept: MPI_Finalize's */
 }

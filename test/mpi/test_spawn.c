@@ -37,16 +37,7 @@
 #define SMALL 8
 #define LARGE (4 << 20)
 
-/* coll_shmcico_<op>_<what> */
 static const char *job = "parents";     /* this process's, in messages */
-
-static unsigned long long op_counter(st_op op, const char *what)
-{
-    char name[64];
-
-    snprintf(name, sizeof(name), "%s_%s", st_op_name(op), what);
-    return st_counter(name);
-}
 
 /* One call of op from root, blocks of bytes at every process, and the
  * counters it must move here. */
@@ -63,13 +54,13 @@ static void call_checked(MPI_Comm comm, st_op op, int root, int bytes, uint64_t 
     }
     path = SMALL == bytes ? "small"
            : st_single_copy_procs_ok(op, size) ? "single_copy" : "queue";
-    served = op_counter(op, "served");
-    moved = op_counter(op, path);
+    served = st_op_counter(op, "served");
+    moved = st_op_counter(op, path);
     (void) st_simple_call(op, comm, root, counts, seed);
-    ST_CHECK(op_counter(op, "served") - served == 1 && op_counter(op, path) - moved == 1,
+    ST_CHECK(st_op_counter(op, "served") - served == 1 && st_op_counter(op, path) - moved == 1,
              "%s: %s of %d bytes from root %d: served %llu, %s %llu (expected 1 and 1)",
-             job, st_op_name(op), bytes, root, op_counter(op, "served") - served, path,
-             op_counter(op, path) - moved);
+             job, st_op_name(op), bytes, root, st_op_counter(op, "served") - served, path,
+             st_op_counter(op, path) - moved);
     free(counts);
 }
 

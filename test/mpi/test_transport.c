@@ -174,14 +174,6 @@ static expect_t expected(st_op op, int root, const int *counts, limits_t l)
     return e;
 }
 
-static unsigned long long counter_of(st_op op, const char *what)
-{
-    char name[64];
-
-    snprintf(name, sizeof(name), "%s_%s", st_op_name(op), what);
-    return st_counter(name);
-}
-
 static limits_t limits_of(st_op op)
 {
     limits_t l;
@@ -199,32 +191,32 @@ static limits_t limits_of(st_op op)
 
 static void call_and_check(st_op op, int root, const int *counts, limits_t l, uint64_t seed)
 {
-    unsigned long long s0 = counter_of(op, "single_copy"), q0 = counter_of(op, "queue");
-    unsigned long long v0 = counter_of(op, "served"), m0 = counter_of(op, "small");
-    unsigned long long c0 = counter_of(op, "cold"), t0 = counter_of(op, "streamed_bytes");
+    unsigned long long s0 = st_op_counter(op, "single_copy"), q0 = st_op_counter(op, "queue");
+    unsigned long long v0 = st_op_counter(op, "served"), m0 = st_op_counter(op, "small");
+    unsigned long long c0 = st_op_counter(op, "cold"), t0 = st_op_counter(op, "streamed_bytes");
     expect_t e = expected(op, root, counts, l);
 
     st_simple_call(op, MPI_COMM_WORLD, root, counts, seed);
-    ST_CHECK(counter_of(op, "served") - v0 == 1, "%s counts[0]=%d: not served",
+    ST_CHECK(st_op_counter(op, "served") - v0 == 1, "%s counts[0]=%d: not served",
              st_op_name(op), counts[0]);
-    ST_CHECK(counter_of(op, "single_copy") - s0 == (unsigned) e.single
-             && counter_of(op, "queue") - q0 == (unsigned) e.queue,
+    ST_CHECK(st_op_counter(op, "single_copy") - s0 == (unsigned) e.single
+             && st_op_counter(op, "queue") - q0 == (unsigned) e.queue,
              "%s root %d counts[0]=%d counts[1]=%d: single copy +%llu queue +%llu, "
              "expected +%d +%d", st_op_name(op), root, counts[0], counts[1 % size],
-             counter_of(op, "single_copy") - s0, counter_of(op, "queue") - q0,
+             st_op_counter(op, "single_copy") - s0, st_op_counter(op, "queue") - q0,
              e.single, e.queue);
-    ST_CHECK(counter_of(op, "small") - m0 == (unsigned) e.small,
+    ST_CHECK(st_op_counter(op, "small") - m0 == (unsigned) e.small,
              "%s root %d counts[0]=%d counts[1]=%d: small path +%llu, expected +%d",
-             st_op_name(op), root, counts[0], counts[1 % size], counter_of(op, "small") - m0,
+             st_op_name(op), root, counts[0], counts[1 % size], st_op_counter(op, "small") - m0,
              e.small);
-    ST_CHECK(counter_of(op, "cold") - c0 == (unsigned) e.cold,
+    ST_CHECK(st_op_counter(op, "cold") - c0 == (unsigned) e.cold,
              "%s root %d counts[0]=%d counts[1]=%d: blocks found cold +%llu, expected +%d",
-             st_op_name(op), root, counts[0], counts[1 % size], counter_of(op, "cold") - c0,
+             st_op_name(op), root, counts[0], counts[1 % size], st_op_counter(op, "cold") - c0,
              e.cold);
-    ST_CHECK(counter_of(op, "streamed_bytes") - t0 == e.streamed,
+    ST_CHECK(st_op_counter(op, "streamed_bytes") - t0 == e.streamed,
              "%s root %d counts[0]=%d counts[1]=%d: streamed +%llu bytes, expected +%llu",
              st_op_name(op), root, counts[0], counts[1 % size],
-             counter_of(op, "streamed_bytes") - t0, e.streamed);
+             st_op_counter(op, "streamed_bytes") - t0, e.streamed);
 }
 
 /* every operation below, at and above its crossover and the largest
@@ -276,7 +268,7 @@ static void declined_counts_no_cold(void)
 {
     limits_t l = limits_of(ST_BCAST);
     size_t bytes = l.probe_max > l.min ? l.probe_max : l.min;  /* single copy by size */
-    unsigned long long v0 = counter_of(ST_BCAST, "served"), c0 = counter_of(ST_BCAST, "cold");
+    unsigned long long v0 = st_op_counter(ST_BCAST, "served"), c0 = st_op_counter(ST_BCAST, "cold");
     int counts[64];
     MPI_Info info;
     MPI_Comm comm;
@@ -290,10 +282,10 @@ static void declined_counts_no_cold(void)
         counts[j] = (int) bytes;
     }
     (void) st_simple_call(ST_BCAST, comm, 0, counts, 77);
-    ST_CHECK(counter_of(ST_BCAST, "served") == v0, "bcast over the hint's limit: served +%llu",
-             counter_of(ST_BCAST, "served") - v0);
-    ST_CHECK(counter_of(ST_BCAST, "cold") == c0,
-             "bcast over the hint's limit: found cold +%llu", counter_of(ST_BCAST, "cold") - c0);
+    ST_CHECK(st_op_counter(ST_BCAST, "served") == v0, "bcast over the hint's limit: served +%llu",
+             st_op_counter(ST_BCAST, "served") - v0);
+    ST_CHECK(st_op_counter(ST_BCAST, "cold") == c0,
+             "bcast over the hint's limit: found cold +%llu", st_op_counter(ST_BCAST, "cold") - c0);
     MPI_Comm_free(&comm);
 }
 
@@ -305,8 +297,8 @@ static void bad_receiver_still_sends(void)
 {
     limits_t l = limits_of(ST_ALLGATHER);
     size_t bytes = l.probe_max > l.min ? l.probe_max : l.min;  /* single copy by size */
-    unsigned long long c0 = counter_of(ST_ALLGATHER, "cold");
-    unsigned long long v0 = counter_of(ST_ALLGATHER, "served");
+    unsigned long long c0 = st_op_counter(ST_ALLGATHER, "cold");
+    unsigned long long v0 = st_op_counter(ST_ALLGATHER, "served");
     char *mine = malloc(bytes), *all = malloc(bytes * (size_t) size);
     int err, bad = rank == size - 1, cold = all_cold && bytes <= l.probe_max;
 
@@ -318,11 +310,11 @@ static void bad_receiver_still_sends(void)
     ST_CHECK(bad ? MPI_SUCCESS != err : MPI_SUCCESS == err,
              "allgather with a receive buffer in page 0 at rank %d: error %d here", size - 1,
              err);
-    ST_CHECK(1 == counter_of(ST_ALLGATHER, "served") - v0, "allgather with a bad buffer: "
-             "served +%llu", counter_of(ST_ALLGATHER, "served") - v0);
-    ST_CHECK(counter_of(ST_ALLGATHER, "cold") - c0 == (unsigned) cold,
+    ST_CHECK(1 == st_op_counter(ST_ALLGATHER, "served") - v0, "allgather with a bad buffer: "
+             "served +%llu", st_op_counter(ST_ALLGATHER, "served") - v0);
+    ST_CHECK(st_op_counter(ST_ALLGATHER, "cold") - c0 == (unsigned) cold,
              "allgather with a bad buffer at rank %d: blocks found cold +%llu, expected +%d",
-             size - 1, counter_of(ST_ALLGATHER, "cold") - c0, cold);
+             size - 1, st_op_counter(ST_ALLGATHER, "cold") - c0, cold);
     for (size_t i = 0; !bad && i < bytes; ++i) {
         if (all[(size_t) (size - 1) * bytes + i] != (char) size) {
             st_fail("allgather with a bad buffer at rank %d: its block wrong at byte %zu here",
@@ -341,11 +333,11 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
     MPI_Datatype vec;
     size_t span = (size_t) pieces * 2 * piece_doubles * sizeof(double);
     st_buf buf = st_alloc(span);
-    unsigned long long s0 = counter_of(ST_BCAST, "single_copy");
-    unsigned long long q0 = counter_of(ST_BCAST, "queue");
-    unsigned long long m0 = counter_of(ST_BCAST, "small");
-    unsigned long long c0 = counter_of(ST_BCAST, "cold");
-    unsigned long long t0 = counter_of(ST_BCAST, "streamed_bytes");
+    unsigned long long s0 = st_op_counter(ST_BCAST, "single_copy");
+    unsigned long long q0 = st_op_counter(ST_BCAST, "queue");
+    unsigned long long m0 = st_op_counter(ST_BCAST, "small");
+    unsigned long long c0 = st_op_counter(ST_BCAST, "cold");
+    unsigned long long t0 = st_op_counter(ST_BCAST, "streamed_bytes");
     size_t bytes = (size_t) pieces * piece_doubles * sizeof(double);
     int by_size = want_single && limits_of(ST_BCAST).single;
     int cold = by_size && all_cold && bytes <= limits_of(ST_BCAST).probe_max;
@@ -370,18 +362,18 @@ static void vector_bcast(int pieces, int piece_doubles, int want_single)
         }
     }
     ST_CHECK(st_guards_ok(&buf), "vector bcast: guards overwritten");
-    ST_CHECK(counter_of(ST_BCAST, "single_copy") - s0 == (unsigned) single
-             && counter_of(ST_BCAST, "queue") - q0 == (unsigned) !single,
+    ST_CHECK(st_op_counter(ST_BCAST, "single_copy") - s0 == (unsigned) single
+             && st_op_counter(ST_BCAST, "queue") - q0 == (unsigned) !single,
              "vector bcast of %d-double pieces: single copy +%llu queue +%llu", piece_doubles,
-             counter_of(ST_BCAST, "single_copy") - s0, counter_of(ST_BCAST, "queue") - q0);
-    ST_CHECK(counter_of(ST_BCAST, "small") == m0, "vector bcast of %d pieces: small path",
+             st_op_counter(ST_BCAST, "single_copy") - s0, st_op_counter(ST_BCAST, "queue") - q0);
+    ST_CHECK(st_op_counter(ST_BCAST, "small") == m0, "vector bcast of %d pieces: small path",
              pieces);
-    ST_CHECK(counter_of(ST_BCAST, "cold") - c0 == (unsigned) (cold && 0 == rank),
+    ST_CHECK(st_op_counter(ST_BCAST, "cold") - c0 == (unsigned) (cold && 0 == rank),
              "vector bcast of %d-double pieces: found cold +%llu", piece_doubles,
-             counter_of(ST_BCAST, "cold") - c0);
-    ST_CHECK(counter_of(ST_BCAST, "streamed_bytes") == t0,
+             st_op_counter(ST_BCAST, "cold") - c0);
+    ST_CHECK(st_op_counter(ST_BCAST, "streamed_bytes") == t0,
              "vector bcast of %d-double pieces: packed, yet streamed +%llu bytes",
-             piece_doubles, counter_of(ST_BCAST, "streamed_bytes") - t0);
+             piece_doubles, st_op_counter(ST_BCAST, "streamed_bytes") - t0);
     MPI_Type_free(&vec);
     st_free(&buf);
 }
@@ -397,8 +389,8 @@ static void vector_scatter_late(void)
     st_buf send = st_alloc(0 == rank ? n * sizeof(double) * (size_t) size : 8);
     st_buf recv = st_alloc(span);
     double *d = (double *) recv.data, *out = (double *) send.data;
-    unsigned long long q0 = counter_of(ST_SCATTER, "queue");
-    unsigned long long s0 = counter_of(ST_SCATTER, "single_copy");
+    unsigned long long q0 = st_op_counter(ST_SCATTER, "queue");
+    unsigned long long s0 = st_op_counter(ST_SCATTER, "single_copy");
     limits_t l = limits_of(ST_SCATTER);
     int cold = all_cold && n * sizeof(double) <= l.probe_max, single = l.single && !cold;
     MPI_Datatype vec;
@@ -427,11 +419,11 @@ static void vector_scatter_late(void)
     }
     ST_CHECK(st_guards_ok(&recv), "late vector scatter: guards overwritten");
     if (0 != rank) {
-        ST_CHECK(counter_of(ST_SCATTER, "single_copy") - s0 == (unsigned) single
-                 && counter_of(ST_SCATTER, "queue") - q0 == (unsigned) !single,
+        ST_CHECK(st_op_counter(ST_SCATTER, "single_copy") - s0 == (unsigned) single
+                 && st_op_counter(ST_SCATTER, "queue") - q0 == (unsigned) !single,
                  "late vector scatter: single copy +%llu queue +%llu",
-                 counter_of(ST_SCATTER, "single_copy") - s0,
-                 counter_of(ST_SCATTER, "queue") - q0);
+                 st_op_counter(ST_SCATTER, "single_copy") - s0,
+                 st_op_counter(ST_SCATTER, "queue") - q0);
     }
     MPI_Type_free(&vec);
     st_free(&send);
@@ -447,7 +439,7 @@ static void gather_before_root(st_op op, int bytes)
 {
     st_buf send, recv;
     int *counts, *displs, err, token = 0;
-    unsigned long long v0 = counter_of(op, "served"), q0 = counter_of(op, "queue");
+    unsigned long long v0 = st_op_counter(op, "served"), q0 = st_op_counter(op, "queue");
 
     if (limits_of(op).single && (size_t) bytes >= limits_of(op).min) {
         /* a sender by single copy waits for the root: this would hang */
@@ -482,9 +474,9 @@ static void gather_before_root(st_op op, int bytes)
             break;
         }
     }
-    ST_CHECK(counter_of(op, "served") - v0 == 1 && counter_of(op, "queue") - q0 == 1,
+    ST_CHECK(st_op_counter(op, "served") - v0 == 1 && st_op_counter(op, "queue") - q0 == 1,
              "%s of %d bytes before the root: served +%llu queue +%llu", st_op_name(op), bytes,
-             counter_of(op, "served") - v0, counter_of(op, "queue") - q0);
+             st_op_counter(op, "served") - v0, st_op_counter(op, "queue") - q0);
     free(counts);
     free(displs);
     st_free(&send);

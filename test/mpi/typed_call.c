@@ -563,18 +563,8 @@ typedef struct tallies {
 
 static tallies tallies_of(st_op op)
 {
-    char name[64];
-    tallies t;
-
-    snprintf(name, sizeof(name), "%s_served", st_op_name(op));
-    t.served = st_counter(name);
-    snprintf(name, sizeof(name), "%s_single_copy", st_op_name(op));
-    t.single = st_counter(name);
-    snprintf(name, sizeof(name), "%s_queue", st_op_name(op));
-    t.queue = st_counter(name);
-    snprintf(name, sizeof(name), "%s_multinode", st_op_name(op));
-    t.multinode = st_counter(name);
-    return t;
+    return (tallies) { st_op_counter(op, "served"), st_op_counter(op, "single_copy"),
+                       st_op_counter(op, "queue"), st_op_counter(op, "multinode") };
 }
 
 /* after the call: each buffer's bytes (or, where the result may be
