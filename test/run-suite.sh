@@ -852,7 +852,8 @@ default_suite() {
         # (the Open MPI 5.0 pass leaves them out: its Debian 13 root would
         # fetch and build them again, a few minutes more)
         echo "== MPICH's collective tests (Debian's mpich source package)"
-        for config in default single-copy queues; do
+        # (nodes: on simulated nodes, as multinode_cases)
+        for config in default single-copy queues nodes; do
             run_case "mpich-coll-$config" 900 -- "$srcdir_abs/mpich-coll.sh" "$config"
         done
     fi

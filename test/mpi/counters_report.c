@@ -19,7 +19,7 @@
  * opening); in MPI_Finalize rank 0 of MPI_COMM_WORLD prints the sums over
  * every operation and process, one line:
  *
- *   shmcico counters: served N queue N single_copy N small N fallback N
+ *   shmcico counters: served N queue N single_copy N small N fallback N multinode N
  *
  * Without coll/shmcico loaded every sum is 0.
  */
@@ -28,10 +28,10 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { SERVED, QUEUE, SINGLE_COPY, SMALL, FALLBACK, NKINDS };
+enum { SERVED, QUEUE, SINGLE_COPY, SMALL, FALLBACK, MULTINODE, NKINDS };
 
 static const char *const kind_names[NKINDS] = {
-    "served", "queue", "single_copy", "small", "fallback"
+    "served", "queue", "single_copy", "small", "fallback", "multinode"
 };
 
 #define MAX_HANDLES 64
