@@ -33,13 +33,13 @@ static int is_scatter_like(const tc_call *c)
     return ST_BCAST == c->op || ST_SCATTER == c->op || ST_SCATTERV == c->op;
 }
 
-static int is_allgather(const tc_call *c)
+int tc_is_allgather(const tc_call *c)
 {
     return ST_ALLGATHER == c->op || ST_ALLGATHERV == c->op;
 }
 
 /* blocks in the buffer of blocks */
-static int nblocks(const tc_call *c, int p)
+int tc_nblocks(const tc_call *c, int p)
 {
     return ST_BCAST == c->op ? 1 : p;
 }
@@ -91,11 +91,11 @@ typedef struct view {
 
 static void blocks_view(const tc_call *c, int me, int p, view *v)
 {
-    for (int i = 0; i < nblocks(c, p); ++i) {
+    for (int i = 0; i < tc_nblocks(c, p); ++i) {
         v->counts[i] = c->counts[i];
         v->displs[i] = c->displs[i];
     }
-    if (!is_allgather(c) || me != c->short_rank) {
+    if (!tc_is_allgather(c) || me != c->short_rank) {
         return;
     }
     if (ST_ALLGATHERV == c->op) {
@@ -114,7 +114,7 @@ static size_t blocks_span(const tc_call *c, int p, const view *v)
     size_t span = 1;
 
     MPI_Type_get_extent(c->type->blocks_type, &lb, &extent);
-    for (int i = 0; i < nblocks(c, p); ++i) {
+    for (int i = 0; i < tc_nblocks(c, p); ++i) {
         size_t end = (size_t) v->displs[i] * (size_t) extent
             + st_span(c->type->blocks_type, v->counts[i]);
         span = end > span ? end : span;
@@ -138,7 +138,7 @@ static int single_count(const tc_call *c, int i)
     if (i == c->short_rank && is_scatter_like(c)) {
         return count / 2;               /* receives less than is sent */
     }
-    if (i == c->short_rank && !is_allgather(c)) {
+    if (i == c->short_rank && !tc_is_allgather(c)) {
         return 2 * count + 1;           /* gather: sends more than expected */
     }
     return count;
@@ -297,7 +297,7 @@ static int truncated_at(const tc_call *c, int me, int p)
         return me == c->short_rank && me != c->root
                && single_count(c, me) < c->counts[block_of(c, me)];
     }
-    if (is_allgather(c)) {
+    if (tc_is_allgather(c)) {
         int victim = ST_ALLGATHERV == c->op ? (me + 1) % p : me;
         return me == c->short_rank && c->counts[victim] / 2 < c->counts[victim];
     }
@@ -384,9 +384,9 @@ static st_buf prepare_blocks(const tc_call *c, int me, int p, const view *v)
  * (TC_MULTINODE): that process gets MPI_ERR_TRUNCATE and nothing is
  * written outside any buffer, but the other processes' data is not
  * guaranteed (each node's leader forwards blocks as it sees them). */
-static int relaxed(const tc_call *c)
+int tc_relaxed(const tc_call *c)
 {
-    return NULL != getenv("TC_MULTINODE") && is_allgather(c) && c->short_rank >= 0;
+    return NULL != getenv("TC_MULTINODE") && tc_is_allgather(c) && c->short_rank >= 0;
 }
 
 static void check_result(const tc_call *c, int me, int p, const view *v, int err,
@@ -395,7 +395,7 @@ static void check_result(const tc_call *c, int me, int p, const view *v, int err
     int cls;
 
     MPI_Error_class(err, &cls);
-    if (relaxed(c) && me != c->short_rank) {
+    if (tc_relaxed(c) && me != c->short_rank) {
         /* its result is not guaranteed */
     } else if (truncated_at(c, me, p)) {
         ST_CHECK(MPI_ERR_TRUNCATE == cls, "%s %s %s root %d: short count got error "
@@ -410,150 +410,6 @@ static void check_result(const tc_call *c, int me, int p, const view *v, int err
              "%s %s %s root %d counts[0]=%d: %s_served moved by %llu",
              st_op_name(c->op), c->comm_name, c->type->name, c->root, c->counts[0],
              st_op_name(c->op), moved);
-}
-
-/* ---- Transports -------------------------------------------------- */
-
-/* What the suite says of every call's transport (TC_TRANSPORT): "queue"
- * when single copy is off (every block of a served call through the
- * queues), "single" when every non-empty block of a layout worth a single
- * copy (the contiguous types, and the vector of 2 KiB pieces against
- * ints) goes by single copy (coll_shmcico_<op>_single_copy_min 1), with
- * MPI_IN_PLACE too; anything else: the default, where a block of a
- * contiguous type goes by single copy from the communicator's crossover
- * on (check_by_crossover()). */
-static int transport_mode(void)
-{
-    const char *mode = getenv("TC_TRANSPORT");
-
-    return NULL == mode ? 0 : 0 == strcmp(mode, "queue") ? 1 : 0 == strcmp(mode, "single") ? 2 : 0;
-}
-
-/* whether process me takes part in a non-empty block, and in an empty
- * one (an empty block is an empty fragment through the queues) */
-static void blocks_of(const tc_call *c, int me, int p, int *nonempty, int *empty)
-{
-    *nonempty = *empty = 0;
-    for (int j = 0; j < nblocks(c, p); ++j) {
-        int part = ST_BCAST == c->op || is_allgather(c) ? 1
-                 : j != c->root && (me == c->root || me == j);
-        if (part) {
-            *nonempty |= c->counts[j] > 0;
-            *empty |= 0 == c->counts[j];
-        }
-    }
-}
-
-static uint64_t at_least_one(uint64_t bytes)
-{
-    return bytes > 0 ? bytes : 1;
-}
-
-/* The value for op of a per-operation hint in effect ("N" when every
- * operation has the same, else "op:N,..."); UINT64_MAX when info lacks
- * it. */
-static uint64_t hint_for_op(MPI_Info info, const char *hint, st_op op)
-{
-    char value[MPI_MAX_INFO_VAL + 1] = "", key[40];
-    const char *at;
-    int flag = 0;
-
-    MPI_Info_get(info, hint, MPI_MAX_INFO_VAL, value, &flag);
-    snprintf(key, sizeof(key), "%s:", st_op_name(op));
-    if (flag && NULL == strchr(value, ':')) {
-        return strtoull(value, NULL, 10);
-    }
-    for (at = value; flag && NULL != (at = strstr(at, key)); ++at) {
-        if (at == value || ',' == at[-1]) {
-            return strtoull(at + strlen(key), NULL, 10);
-        }
-    }
-    return UINT64_MAX;
-}
-
-/* The crossover of c's operation on c's communicator, in bytes, from the
- * hints in effect (shmcico_single_copy_min, 0 means 1;
- * shmcico_single_copy, which names the copier in use once the segment is
- * made, "off" without one; and shmcico_single_max_procs, beyond which a
- * communicator has no single copy of the operation); UINT64_MAX: none;
- * 0: not known (the communicator does not report them). */
-static uint64_t crossover(const tc_call *c)
-{
-    char value[MPI_MAX_INFO_VAL + 1] = "";
-    uint64_t from, max_procs;
-    int flag = 0, p;
-    MPI_Info info;
-
-    MPI_Comm_get_info(c->comm, &info);
-    MPI_Info_get(info, "shmcico_single_copy", MPI_MAX_INFO_VAL, value, &flag);
-    if (!flag || 0 == strcmp(value, "off")) {
-        MPI_Info_free(&info);
-        return flag ? UINT64_MAX : 0;
-    }
-    from = hint_for_op(info, "shmcico_single_copy_min", c->op);
-    max_procs = hint_for_op(info, "shmcico_single_max_procs", c->op);
-    MPI_Info_free(&info);
-    MPI_Comm_size(c->comm, &p);
-    if (UINT64_MAX == from || UINT64_MAX == max_procs) {
-        return 0;
-    }
-    return 0 != max_procs && (uint64_t) p > max_procs ? UINT64_MAX : at_least_one(from);
-}
-
-/* Default parameters, a contiguous type, a call on one node (not served
- * across nodes, whose node stages move other blocks), no cache probe: a
- * block goes by single copy from the crossover on, through the queues
- * below it and when empty. */
-static void check_by_crossover(const tc_call *c, int me, int p, int served,
-                               unsigned long long single, unsigned long long queue)
-{
-    uint64_t from = crossover(c), size = st_type_size(c->type->blocks_type);
-    int want_single = 0, want_queue = 0;
-
-    if (!served || 0 == from || 0 != st_cvar("cache_probe")) {
-        return;
-    }
-    for (int j = 0; j < nblocks(c, p); ++j) {
-        int part = ST_BCAST == c->op || is_allgather(c) || (j != c->root && (me == c->root || me == j));
-        uint64_t bytes = (uint64_t) c->counts[j] * size;
-        want_single |= part && bytes > 0 && bytes >= from;
-        want_queue |= part && (0 == bytes || bytes < from);
-    }
-    ST_CHECK(single == (unsigned) want_single && queue == (unsigned) want_queue,
-             "%s %s %s root %d counts[0]=%d, crossover %llu: single copy +%llu queue +%llu, "
-             "expected +%d +%d", st_op_name(c->op), c->comm_name, c->type->name, c->root,
-             c->counts[0], (unsigned long long) from, single, queue, want_single, want_queue);
-}
-
-static void check_transport(const tc_call *c, int me, int p, int served, int across_nodes,
-                            unsigned long long single, unsigned long long queue)
-{
-    int mode = transport_mode(), nonempty, empty;
-    int worth = 0 == strcmp(c->type->name, "MPI_BYTE") || 0 == strcmp(c->type->name, "MPI_INT")
-        || 0 == strcmp(c->type->name, "MPI_DOUBLE")
-        || 0 == strcmp(c->type->name, "big-vector-vs-ints");
-
-    blocks_of(c, me, p, &nonempty, &empty);
-    if (1 == mode) {
-        ST_CHECK(0 == single, "%s %s: single copy with single copy off", st_op_name(c->op),
-                 c->comm_name);
-        ST_CHECK(!served || c->short_rank >= 0 || queue == (unsigned) (nonempty | empty),
-                 "%s %s %s root %d counts[0]=%d: queue +%llu, expected +%d", st_op_name(c->op),
-                 c->comm_name, c->type->name, c->root, c->counts[0], queue, nonempty | empty);
-        return;
-    }
-    if (0 == mode && c->short_rank < 0 && !relaxed(c) && !across_nodes
-        && 0 != strcmp(c->type->name, "big-vector-vs-ints") && worth) {
-        check_by_crossover(c, me, p, served, single, queue);
-        return;
-    }
-    if (2 != mode || !worth || c->short_rank >= 0) {
-        return;
-    }
-    ST_CHECK(single == (unsigned) nonempty && queue == (unsigned) empty,
-             "%s %s %s root %d counts[0]=%d: single copy +%llu queue +%llu, expected +%d +%d",
-             st_op_name(c->op), c->comm_name, c->type->name, c->root, c->counts[0], single,
-             queue, nonempty, empty);
 }
 
 /* the counters of op that say whether and how a call was served */
@@ -573,7 +429,7 @@ static void check_buffers(const tc_call *c, int me, int p, const view *v, st_buf
                           st_buf *blocks, const unsigned char *sent)
 {
     if (NULL != single->data) {
-        if (relaxed(c)) {
+        if (tc_relaxed(c)) {
             ST_CHECK(st_guards_ok(single), "%s %s: guard bytes of the single buffer "
                      "overwritten", st_op_name(c->op), c->comm_name);
         } else {
@@ -582,7 +438,7 @@ static void check_buffers(const tc_call *c, int me, int p, const view *v, st_buf
         st_free(single);
     }
     if (NULL != blocks->data) {
-        if (relaxed(c)) {
+        if (tc_relaxed(c)) {
             ST_CHECK(st_guards_ok(blocks), "%s %s: guard bytes of the blocks overwritten",
                      st_op_name(c->op), c->comm_name);
         } else {
@@ -605,7 +461,7 @@ void tc_run(const tc_call *c)
     MPI_Comm_size(c->comm, &p);
     served_here = st_served_here(c->comm);      /* collective: before anything */
     is_root = me == c->root;
-    has_blocks = is_allgather(c) || is_root;
+    has_blocks = tc_is_allgather(c) || is_root;
     has_single = ST_BCAST == c->op ? !is_root : !(c->in_place && has_blocks);
     blocks_view(c, me, p, &v);
     if (has_single && is_scatter_like(c)) {
@@ -625,7 +481,7 @@ void tc_run(const tc_call *c)
     after = tallies_of(c->op);
     check_result(c, me, p, &v, err, after.served - before.served, served_here);
     if (!skipped_by_mpi(c, me, p, &v) && st_type_size(c->type->single_type) > 0) {
-        check_transport(c, me, p, served_here, after.multinode != before.multinode,
+        tc_check_transport(c, me, p, served_here, after.multinode != before.multinode,
                         after.single - before.single, after.queue - before.queue);
     }
     check_buffers(c, me, p, &v, &single, &blocks, sent);

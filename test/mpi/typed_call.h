@@ -12,7 +12,8 @@
  * byte against what MPI semantics say every buffer must hold: every
  * process computes every other's data from the call's seed, so no extra
  * communication is needed to check.  Shared by test_bcast, test_vector
- * and the soak.
+ * and the soak.  typed_call.c makes and checks the call,
+ * typed_call_transport.c checks which transport served it.
  */
 
 #ifndef TYPED_CALL_H
@@ -55,6 +56,20 @@ int tc_legal(const tc_call *c);
  * coll_shmcico_<op>_served moved by one unless MPI itself skips the call,
  * every byte of every buffer and their guards.  Failures are counted. */
 void tc_run(const tc_call *c);
+
+/* Between typed_call.c and typed_call_transport.c, for tc_run(): */
+/* whether the operation is Allgather or Allgatherv */
+int tc_is_allgather(const tc_call *c);
+/* blocks in the buffer of blocks (Bcast: 1) */
+int tc_nblocks(const tc_call *c, int p);
+/* whether the call's result is guaranteed only where its counts are
+ * wrong (an Allgather(v) across nodes with a short count, TC_MULTINODE) */
+int tc_relaxed(const tc_call *c);
+/* at process me after the call: the counters' increments single and
+ * queue against the transport the suite set (TC_TRANSPORT) or, by
+ * default, the communicator's crossover */
+void tc_check_transport(const tc_call *c, int me, int p, int served, int across_nodes,
+                        unsigned long long single, unsigned long long queue);
 
 /* The communicators the Bcast and vector tests run on besides
  * MPI_COMM_WORLD, all with MPI_ERRORS_RETURN. */
