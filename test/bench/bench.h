@@ -26,7 +26,8 @@
  * bench_ops.c    the operations (table-driven), buffers, data checks,
  *                coll/shmcico's MPI_T counters
  * bench_stats.c  statistics of a sample, the table and the CSV file
- * bench_main.c   options, the adaptive stages, the driver
+ * bench_point.c  one (operation, size) point in adaptive stages
+ * bench_main.c   the set-up of the components, the driver
  */
 
 #ifndef SHMCICO_BENCH_H
@@ -305,6 +306,12 @@ typedef struct {
 /** bench_components.c: component c's communicator, with its hints;
  *  false (rank 0 says why) when a hint of a variant did not take. */
 bool bench_open_component(bench_run_t *run, int c);
+
+/** bench_point.c: collective over the run's communicators: measures
+ *  operation op_id at size bytes (0 for a pattern without data) on every
+ *  component, its buffers from pool; rank 0 adds a row per component to
+ *  run->rows (and, unless quiet, a progress line). */
+void bench_measure_point(bench_run_t *run, int op_id, size_t size, bench_pool_t *pool);
 
 /** One line on stderr for the rows of a point. */
 void bench_report_progress(const bench_run_t *run, const bench_row_t *rows,
