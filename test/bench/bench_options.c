@@ -66,9 +66,9 @@ static const struct option long_options[] = {
     { NULL, 0, NULL, 0 }
 };
 
-static void print_help(void)
-{
-    printf(
+/* The help text, by section, printed as it stands (not a format). */
+static const char *const help_sections[] = {
+    /* usage and the method */
 "Usage: mpirun -np P shmcico-bench [OPTION]...\n"
 "\n"
 "Times MPI collectives with synchronised starts (the MPIPerf method) and\n"
@@ -78,7 +78,8 @@ static void print_help(void)
 "time (clock offsets estimated by ping-pong), counts when every rank starts\n"
 "on time and ends inside its slot, and takes the largest end time over the\n"
 "ranks.  The first stage of each point is a warm-up.  Times are in us.\n"
-"\n"
+"\n",
+    /* what to measure */
 "What to measure:\n"
 "  --ops LIST          operations, comma separated (default all): bcast,\n"
 "                      scatter, scatterv, gather, gatherv, allgather,\n"
@@ -105,7 +106,7 @@ static void print_help(void)
 "                      irregular[:SEED] (drawn in [0, 2m], the same on all\n"
 "                      ranks; default seed 1); displacements packed\n"
 "  --root R            root of the rooted operations: a rank (default 0) or\n"
-"                      'shift' (launch i uses root i %% P, alike for all\n"
+"                      'shift' (launch i uses root i % P, alike for all\n"
 "                      components)\n"
 "  --cache MODE        cold (default: a fresh buffer region every launch,\n"
 "                      cycling through >= 4 launches and >= the cold pool)\n"
@@ -115,7 +116,8 @@ static void print_help(void)
 "                      than the pools of a node's ranks holds them: give more\n"
 "                      to take buffers from memory there)\n"
 "  --wait-ns D         D of the waitup pattern (default 2000)\n"
-"\n"
+"\n",
+    /* how to measure */
 "How to measure:\n"
 "  --timer T           wtime (MPI_Wtime, default) or tsc (rdtsc calibrated\n"
 "                      against CLOCK_MONOTONIC; x86-64 only)\n"
@@ -137,16 +139,24 @@ static void print_help(void)
 "                      buffers, clock sync and checks before them not counted;\n"
 "                      a point runs on until each component has a valid\n"
 "                      launch, for at most 16 stages and 2 s more)\n"
-"\n"
+"\n",
+    /* output */
 "Output:\n"
 "  --csv FILE          also write one row per (op, size, component) to FILE\n"
 "  --quiet             no progress lines on stderr\n"
 "  -h, --help          this text\n"
 "\n"
 "The table gives, per operation and size, each component's mean +- half the\n"
-"95%% confidence interval, the ratio measured/baseline, the valid launches,\n"
+"95% confidence interval, the ratio measured/baseline, the valid launches,\n"
 "and for coll/shmcico how many calls it served itself (MPI_T counters\n"
-"coll_shmcico_<op>_served; n/a when the counter does not exist).\n");
+"coll_shmcico_<op>_served; n/a when the counter does not exist).\n"
+};
+
+static void print_help(void)
+{
+    for (size_t i = 0; i < sizeof(help_sections) / sizeof(help_sections[0]); ++i) {
+        fputs(help_sections[i], stdout);
+    }
 }
 
 static bool fail(const char *fmt, ...)
