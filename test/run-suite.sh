@@ -47,7 +47,9 @@
 # The whole script is one block, read before it runs: a suite takes
 # minutes, and bash would otherwise read each command from the file when
 # it gets there (so an edit of the file, or anything that moves the
-# shared offset of its descriptor, would change what runs).
+# shared offset of its descriptor, would change what runs).  The cases
+# are functions in the files of suite/ beside it (cases-GROUP.sh), which
+# the block reads whole at its start, before any case runs.
 {
 set -u
 suite=${1:-default}
@@ -66,6 +68,11 @@ if [ -e "$OMPI_PKGLIBDIR/mca_coll_shmcico.so" ]; then
 fi
 
 srcdir_abs=$(cd "$(dirname "$0")" && pwd)
+# The cases, by group, in suite/ beside this script: files of functions
+# only, read whole here, so that an edit of them during a suite changes
+# nothing either.
+# shellcheck source=SCRIPTDIR/suite/cases-multinode.sh
+source "$srcdir_abs/suite/cases-multinode.sh" || exit 2
 results=$PWD/results
 rm -rf "$results"
 mkdir -p "$results"
@@ -253,65 +260,6 @@ fact() {
     local name=$1
     shift
     run_case "$name" 10 -- bash -c "if $*; then echo 'fact: OK'; fi"
-}
-
-# communicators that span nodes, on simulated nodes (nodes.sh)
-multinode_cases() {
-    # TC_MULTINODE: an Allgather(v) with a wrong count guarantees the
-    # error and the buffers' bounds, not the other processes' data
-    # 1+3: a node of one process, whose node stages go to coll/self
-    for layout in 2x2 2x2-by-node 3+2 3x2 1+3; do
-        run_case "multinode-$layout" 600 \
-            --expect 'split into [2-3] nodes: this process on node [0-2] of [1-3] processes, led by rank [0-9]' \
-            -- "$srcdir_abs/nodes.sh" "$layout" -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
-               mpi/test_multinode served
-    done
-    # node communicators take over the segments their predecessors kept
-    run_case multinode-2x2-keep-segments 300 -- "$srcdir_abs/nodes.sh" 2x2 mpi/test_keep keep
-    # a limit at node 2's first process only (world rank 2), which its
-    # node's segment takes (its verbose output says so); a later hint on
-    # the communicator must not replace it there
-    run_case multinode-2x2-later-hint 120 \
-        --expect 'gatherv handed to the previous component: over coll_shmcico_gatherv_max_bytes' \
-        -- "$srcdir_abs/nodes.sh" 2x2 "$srcdir_abs/rank-env.sh" 2 \
-           OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 OMPI_MCA_coll_shmcico_verbose=20 \
-           -- mpi/test_multinode later-hint
-    # the same with the node segments made with their communicators
-    # (lazy 0): what the segment agreed stays (this hung when the node
-    # stages took each process's own values over it)
-    run_case multinode-2x2-eager-later-hint 120 \
-        --expect 'gatherv handed to the previous component: over coll_shmcico_gatherv_max_bytes' \
-        -- "$srcdir_abs/nodes.sh" 2x2 --mca coll_shmcico_lazy 0 "$srcdir_abs/rank-env.sh" 2 \
-           OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 OMPI_MCA_coll_shmcico_verbose=20 \
-           -- mpi/test_multinode later-hint
-    # out of memory at a leader and at the root (test/mpi/fault_inject.c)
-    if [ -z "${SANITIZER_PRELOAD:-}" ]; then
-        run_case multinode-2x2-no-memory 120 \
-            -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_malloc.so" \
-               mpi/test_multinode no-memory
-    else
-        # its malloc() and the sanitizer's cannot both come first
-        echo "not run under the sanitizers' runtime: multinode-2x2-no-memory"
-    fi
-    run_case multinode-4x1-fallback 300 \
-        --expect 'not served across nodes: every node holds one process' \
-        -- "$srcdir_abs/nodes.sh" 4x1 --mca coll_shmcico_verbose 10 mpi/test_multinode fallback
-    run_case multinode-off-2x2-unused 300 \
-        --expect 'declined: processes on other nodes \(coll_shmcico_multinode is false\)' \
-        -- "$srcdir_abs/nodes.sh" 2x2 --mca coll_shmcico_multinode 0 --mca coll_shmcico_verbose 10 \
-           mpi/test_plain unused
-    # the whole datatype matrix, ranks placed round robin over the nodes
-    # (the split proves MPI_COMM_WORLD's calls, which the programs check
-    # served, went across nodes)
-    local split='split into 2 nodes: this process on node [01] of 2 processes'
-    run_case multinode-2x2-by-node-bcast 600 --expect "$split" \
-        -- "$srcdir_abs/nodes.sh" 2x2-by-node -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
-           mpi/test_bcast --no-huge
-    for op in scatter scatterv gather gatherv allgather allgatherv; do
-        run_case "multinode-2x2-by-node-$op" 600 --expect "$split" \
-            -- "$srcdir_abs/nodes.sh" 2x2-by-node -x TC_MULTINODE=1 --mca coll_shmcico_verbose 10 \
-               mpi/test_vector $op
-    done
 }
 
 default_suite() {
