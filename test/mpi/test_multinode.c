@@ -46,18 +46,23 @@
  *  - no-memory: a process that cannot allocate the setup's maps, or a
  *    message of a Scatter or Gather (test/mpi/fault_malloc.c), leaves no
  *    process waiting and no message for the next call (see
- *    setup_without_memory() and no_memory()).
+ *    setup_without_memory() and tm_no_memory(), test_multinode_memory.c).
+ *
+ *  - no-memory-bcast: a Bcast root that cannot allocate its stages
+ *    tells every process, on its node and on every node below it, that
+ *    no chunk follows (see tm_no_memory_bcast(), test_multinode_memory.c).
  *
  *  - leftover: a communicator that MPI_Finalize frees after its node
  *    communicator (see leftover()).
  *
- * Usage: test_multinode served|fallback|later-hint|no-memory|leftover
+ * Usage: test_multinode served|fallback|later-hint|no-memory|no-memory-bcast|leftover
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_multinode.h"
 #include "typed_call.h"
 
 static const st_type *types;
@@ -376,127 +381,6 @@ static int later_hint(void)
     return st_finish("test_multinode");
 }
 
-/* One Scatter or Gather of 64 KiB blocks from root 0 on 2x2 nodes, with
- * malloc() of the component failing from 100000 bytes at process
- * fault_at (-1: nowhere; test/mpi/fault_malloc.c); returns its error
- * class, the data checked where want_data. */
-static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
-{
-    const int block = 65536;
-    int rank, size, err, cls;
-    unsigned char *all, *mine;
-
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    all = malloc((size_t) size * block);
-    mine = malloc(block);
-    st_fill(all, (size_t) size * block, 100 + (uint64_t) round);
-    st_fill(mine, block, 200 + 10 * (uint64_t) round + (uint64_t) rank);
-    if (ST_SCATTER == op) {
-        memset(mine, 0, block);
-    } else if (0 == rank) {
-        memset(all, 0, (size_t) size * block);
-    }
-    if (rank == fault_at) {
-        (void) st_fault_malloc_from(100000);
-    }
-    err = ST_SCATTER == op
-        ? MPI_Scatter(all, block, MPI_BYTE, mine, block, MPI_BYTE, 0, MPI_COMM_WORLD)
-        : MPI_Gather(mine, block, MPI_BYTE, all, block, MPI_BYTE, 0, MPI_COMM_WORLD);
-    (void) st_fault_malloc_from(0);
-    MPI_Error_class(err, &cls);
-    if (want_data && ST_SCATTER == op) {
-        /* every process filled its buffer of blocks as the root did */
-        ST_CHECK(0 == memcmp(mine, all + (size_t) rank * block, block),
-                 "round %d: rank %d's Scatter block is wrong", round, rank);
-    }
-    for (int i = 0; want_data && ST_GATHER == op && 0 == rank && i < size; ++i) {
-        ST_CHECK(st_first_wrong(all + (size_t) i * block, block, 200 + 10 * (uint64_t) round
-                                + (uint64_t) i) < 0, "round %d: block %d of the Gather is wrong",
-                 round, i);
-    }
-    free(all);
-    free(mine);
-    return cls;
-}
-
-/* A new communicator's first call across nodes, where one process
- * (rank 3) cannot allocate the setup's maps: every process learns it in
- * the setup's first round and the communicator goes to the previous
- * component everywhere (a process that gave up alone left the others
- * waiting in the split), with the right data, this call and the next. */
-static void setup_without_memory(void)
-{
-    int rank, data[256];
-    MPI_Comm dup;
-    unsigned long long fallback = st_op_counter(ST_BCAST, "fallback");
-    unsigned long long multi = st_op_counter(ST_BCAST, "multinode");
-
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-    for (int round = 0; round < 2; ++round) {
-        st_fill(data, sizeof(data), 0 == rank ? 70 + (uint64_t) round : 0);
-        if (3 == rank && 0 == round) {
-            (void) st_fault_malloc_from(1);
-        }
-        ST_CHECK(MPI_SUCCESS == MPI_Bcast(data, 256, MPI_INT, 0, dup),
-                 "round %d: a Bcast with a failed setup at rank 3 failed", round);
-        (void) st_fault_malloc_from(0);
-        ST_CHECK(st_first_wrong(data, sizeof(data), 70 + (uint64_t) round) < 0,
-                 "round %d: rank %d's Bcast data is wrong", round, rank);
-    }
-    /* at least 2: with Open MPI 5.0 the previous component, coll/han,
-     * calls Bcast on communicators of its own, which are handed on too */
-    ST_CHECK(st_op_counter(ST_BCAST, "fallback") - fallback >= 2
-             && st_op_counter(ST_BCAST, "multinode") == multi,
-             "a failed setup at rank 3: rank %d handed %llu calls on (2 expected), "
-             "multinode +%llu", rank, st_op_counter(ST_BCAST, "fallback") - fallback,
-             st_op_counter(ST_BCAST, "multinode") - multi);
-    MPI_Comm_free(&dup);
-}
-
-/* On 2x2 nodes (node 2: ranks 2 and 3, led by 2), under fault_malloc.so:
- * where a process cannot allocate a message, every process that would
- * have needed it gets an error, nobody waits for good, and the next call
- * is right (no message of the failed call is left for it). */
-static int no_memory(void)
-{
-    int rank;
-
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    if (!st_fault_malloc_from(0)) {
-        st_fail("no-memory needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
-        return st_finish("test_multinode");
-    }
-    setup_without_memory();
-    /* the node communicator and its segment first, with memory */
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 9, 1), "the first Scatter");
-    /* node 2's leader has no room for the root's message: node 2 fails */
-    ST_CHECK(rooted_with_fault(ST_SCATTER, 2, 0, rank < 2) == (rank < 2 ? MPI_SUCCESS
-                                                                       : MPI_ERR_NO_MEM),
-             "Scatter, no memory at node 2's leader: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 1, 1), "the Scatter after");
-    /* node 2's leader has no room for the node's message: the root fails */
-    ST_CHECK(rooted_with_fault(ST_GATHER, 2, 2, 0) == (0 == rank ? MPI_ERR_TRUNCATE
-                                                       : 2 == rank ? MPI_ERR_NO_MEM
-                                                       : MPI_SUCCESS),
-             "Gather, no memory at node 2's leader: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 3, 1), "the Gather after");
-    /* the root has no room for node 2's message */
-    ST_CHECK(rooted_with_fault(ST_GATHER, 0, 4, 0) == (0 == rank ? MPI_ERR_NO_MEM : MPI_SUCCESS),
-             "Gather, no memory at the root: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 5, 1), "the Gather after that");
-    /* the root has no room for node 2's message: node 2 fails, the
-     * root's node gets its blocks */
-    ST_CHECK(rooted_with_fault(ST_SCATTER, 0, 6, 1 == rank) == (1 == rank ? MPI_SUCCESS
-                                                                         : MPI_ERR_NO_MEM),
-             "Scatter, no memory at the root: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 7, 1), "the Scatter after that");
-    return st_finish("test_multinode");
-}
-
 /* A communicator left for MPI_Finalize to free, whose node communicator
  * took the lower index of one freed before it: MPI_Finalize releases
  * the node communicator first, and the module of the other must not
@@ -534,13 +418,17 @@ int main(int argc, char **argv)
         return later_hint();
     }
     if (0 == strcmp(mode, "no-memory")) {
-        return no_memory();
+        return tm_no_memory();
+    }
+    if (0 == strcmp(mode, "no-memory-bcast")) {
+        return tm_no_memory_bcast();
     }
     if (0 == strcmp(mode, "leftover")) {
         return leftover();
     }
     if (!expect_served && 0 != strcmp(mode, "fallback")) {
-        st_fail("usage: test_multinode served|fallback|later-hint|no-memory|leftover");
+        st_fail("usage: test_multinode served|fallback|later-hint|no-memory|no-memory-bcast|"
+                "leftover");
         return st_finish("test_multinode");
     }
     types = st_types();

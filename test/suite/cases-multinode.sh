@@ -44,14 +44,20 @@ multinode_cases() {
         -- "$srcdir_abs/nodes.sh" 2x2 --mca coll_shmcico_lazy 0 "$srcdir_abs/rank-env.sh" 2 \
            OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 OMPI_MCA_coll_shmcico_verbose=20 \
            -- mpi/test_multinode later-hint
-    # out of memory at a leader and at the root (test/mpi/fault_inject.c)
+    # out of memory at a leader and at the root (test/mpi/fault_malloc.c);
+    # a Bcast root's on four nodes, whose tree has a node two levels below
+    # the root's
     if [ -z "${SANITIZER_PRELOAD:-}" ]; then
         run_case multinode-2x2-no-memory 120 \
             -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_malloc.so" \
                mpi/test_multinode no-memory
+        run_case multinode-4x2-no-memory-bcast 120 \
+            -- "$srcdir_abs/nodes.sh" 4x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_malloc.so" \
+               mpi/test_multinode no-memory-bcast
     else
         # its malloc() and the sanitizer's cannot both come first
-        echo "not run under the sanitizers' runtime: multinode-2x2-no-memory"
+        echo "not run under the sanitizers' runtime: multinode-2x2-no-memory," \
+             "multinode-4x2-no-memory-bcast"
     fi
     run_case multinode-4x1-fallback 300 \
         --expect 'not served across nodes: every node holds one process' \

@@ -100,10 +100,10 @@ static bool matches(const net_stream_t *s)
 
 /* chunks go through the stages (packed or unpacked there) where the buffer
  * is not contiguous or the counts differ (wrong_count: the first chunk's
- * length says so already); 0, or ENOMEM */
+ * length says so already), and some chunk follows; 0, or ENOMEM */
 static int staged(net_stream_t *s, bool wrong_count)
 {
-    if (NULL != s->ds.stream.contig && matches(s) && !wrong_count) {
+    if (0 == s->expected || (NULL != s->ds.stream.contig && matches(s) && !wrong_count)) {
         return 0;
     }
     for (int i = 0; i < 2; ++i) {
@@ -155,13 +155,14 @@ static int result_of(const net_stream_t *s, int rc)
 /* ------------------------------------------------------------------ */
 /* Messages                                                             */
 
-/* the first chunk with the root's byte count ahead of it */
+/* the first chunk with the root's byte count ahead of it (the count
+ * alone where no chunk follows) */
 static int first_type(uint64_t *count, char *at, size_t len, struct ompi_datatype_t **type)
 {
     int lens[2] = { (int) sizeof(*count), (int) len };
     ptrdiff_t displs[2] = { (ptrdiff_t) count, (ptrdiff_t) at };
     struct ompi_datatype_t *types[2] = { &ompi_mpi_byte.dt, &ompi_mpi_byte.dt };
-    int rc = ompi_datatype_create_struct(2, lens, displs, types, type);
+    int rc = ompi_datatype_create_struct(len > 0 ? 2 : 1, lens, displs, types, type);
 
     return mca_coll_shmcico_net_commit(rc, type);
 }
@@ -201,10 +202,11 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
         return MPI_SUCCESS != rc ? rc : MPI_ERR_INTERN;
     }
     len = status._ucount - sizeof(uint64_t);
-    if (0 != staged(s, len != own)) {      /* a wrong count: through the stages */
-        s->expected = 0;            /* no chunk follows to the node (its members:
-                                       MPI_ERR_TRUNCATE, this leader MPI_ERR_NO_MEM;
-                                       the parent and child nodes are not released:
+    /* (len 0: the count alone, no chunk follows: nothing to stage) */
+    if (len > 0 && 0 != staged(s, len != own)) {   /* a wrong count: through the stages */
+        s->expected = 0;            /* no chunk follows to the node and the child nodes
+                                       (their processes: MPI_ERR_TRUNCATE, this leader
+                                       MPI_ERR_NO_MEM; the parent is not released:
                                        docs/reliability.md, "Out of memory") */
         return MPI_ERR_NO_MEM;
     }
@@ -230,9 +232,9 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
     return rc;
 }
 
-/* the root: its stages where it needs them, else no chunk follows to its
- * node (its members: MPI_ERR_TRUNCATE, the root MPI_ERR_NO_MEM; the
- * child nodes are not released, as in receive_first()) */
+/* the root: its stages where it needs them, else no chunk follows, to its
+ * node and to the child nodes (their processes: MPI_ERR_TRUNCATE, the
+ * root MPI_ERR_NO_MEM) */
 static int root_first(net_stream_t *s)
 {
     if (0 != staged(s, false)) {
@@ -316,6 +318,10 @@ static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communica
 
     in_rc = root ? root_first(s) : receive_first(comm, t->parent, s);
     node_rc = node_bcast(net, &s->expected, sizeof(s->expected), me);
+    if (0 == s->expected) {         /* no chunk follows: the count alone tells the
+                                       child nodes, which pass it on */
+        out_rc = send_on(comm, s, t, 0, sends[0], &nsends[0]);
+    }
     for (size_t c = 0; MPI_ERR_NO_MEM != in_rc && c < nchunks(s); ++c) {
         if (!root && MPI_SUCCESS == in_rc) {
             in_rc = receive_next(comm, s, t, c, &recv, sends, nsends, &out_rc);

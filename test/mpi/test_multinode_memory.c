@@ -1,0 +1,206 @@
+/*
+ * Copyright (c) 2026      The coll/shmcico authors.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * test_multinode's cases of a process that runs out of memory in a call
+ * across nodes (no-memory, no-memory-bcast; test_multinode.c says what
+ * each mode checks), under fault_malloc.so (test/mpi/fault_malloc.c):
+ * where a process cannot allocate what a call needs, every process that
+ * needed it gets an error, nobody waits for good, and the next call is
+ * right.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmcico_test.h"
+#include "test_multinode.h"
+
+/* One Scatter or Gather of 64 KiB blocks from root 0 on 2x2 nodes, with
+ * malloc() of the component failing from 100000 bytes at process
+ * fault_at (-1: nowhere; test/mpi/fault_malloc.c); returns its error
+ * class, the data checked where want_data. */
+static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
+{
+    const int block = 65536;
+    int rank, size, err, cls;
+    unsigned char *all, *mine;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    all = malloc((size_t) size * block);
+    mine = malloc(block);
+    st_fill(all, (size_t) size * block, 100 + (uint64_t) round);
+    st_fill(mine, block, 200 + 10 * (uint64_t) round + (uint64_t) rank);
+    if (ST_SCATTER == op) {
+        memset(mine, 0, block);
+    } else if (0 == rank) {
+        memset(all, 0, (size_t) size * block);
+    }
+    if (rank == fault_at) {
+        (void) st_fault_malloc_from(100000);
+    }
+    err = ST_SCATTER == op
+        ? MPI_Scatter(all, block, MPI_BYTE, mine, block, MPI_BYTE, 0, MPI_COMM_WORLD)
+        : MPI_Gather(mine, block, MPI_BYTE, all, block, MPI_BYTE, 0, MPI_COMM_WORLD);
+    (void) st_fault_malloc_from(0);
+    MPI_Error_class(err, &cls);
+    if (want_data && ST_SCATTER == op) {
+        /* every process filled its buffer of blocks as the root did */
+        ST_CHECK(0 == memcmp(mine, all + (size_t) rank * block, block),
+                 "round %d: rank %d's Scatter block is wrong", round, rank);
+    }
+    for (int i = 0; want_data && ST_GATHER == op && 0 == rank && i < size; ++i) {
+        ST_CHECK(st_first_wrong(all + (size_t) i * block, block, 200 + 10 * (uint64_t) round
+                                + (uint64_t) i) < 0, "round %d: block %d of the Gather is wrong",
+                 round, i);
+    }
+    free(all);
+    free(mine);
+    return cls;
+}
+
+/* A new communicator's first call across nodes, where one process
+ * (rank 3) cannot allocate the setup's maps: every process learns it in
+ * the setup's first round and the communicator goes to the previous
+ * component everywhere (a process that gave up alone left the others
+ * waiting in the split), with the right data, this call and the next. */
+static void setup_without_memory(void)
+{
+    int rank, data[256];
+    MPI_Comm dup;
+    unsigned long long fallback = st_op_counter(ST_BCAST, "fallback");
+    unsigned long long multi = st_op_counter(ST_BCAST, "multinode");
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    for (int round = 0; round < 2; ++round) {
+        st_fill(data, sizeof(data), 0 == rank ? 70 + (uint64_t) round : 0);
+        if (3 == rank && 0 == round) {
+            (void) st_fault_malloc_from(1);
+        }
+        ST_CHECK(MPI_SUCCESS == MPI_Bcast(data, 256, MPI_INT, 0, dup),
+                 "round %d: a Bcast with a failed setup at rank 3 failed", round);
+        (void) st_fault_malloc_from(0);
+        ST_CHECK(st_first_wrong(data, sizeof(data), 70 + (uint64_t) round) < 0,
+                 "round %d: rank %d's Bcast data is wrong", round, rank);
+    }
+    /* at least 2: with Open MPI 5.0 the previous component, coll/han,
+     * calls Bcast on communicators of its own, which are handed on too */
+    ST_CHECK(st_op_counter(ST_BCAST, "fallback") - fallback >= 2
+             && st_op_counter(ST_BCAST, "multinode") == multi,
+             "a failed setup at rank 3: rank %d handed %llu calls on (2 expected), "
+             "multinode +%llu", rank, st_op_counter(ST_BCAST, "fallback") - fallback,
+             st_op_counter(ST_BCAST, "multinode") - multi);
+    MPI_Comm_free(&dup);
+}
+
+/* On 2x2 nodes (node 2: ranks 2 and 3, led by 2), under fault_malloc.so:
+ * where a process cannot allocate a message, every process that would
+ * have needed it gets an error, nobody waits for good, and the next call
+ * is right (no message of the failed call is left for it). */
+int tm_no_memory(void)
+{
+    int rank;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (!st_fault_malloc_from(0)) {
+        st_fail("no-memory needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
+        return st_finish("test_multinode");
+    }
+    setup_without_memory();
+    /* the node communicator and its segment first, with memory */
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 9, 1), "the first Scatter");
+    /* node 2's leader has no room for the root's message: node 2 fails */
+    ST_CHECK(rooted_with_fault(ST_SCATTER, 2, 0, rank < 2) == (rank < 2 ? MPI_SUCCESS
+                                                                       : MPI_ERR_NO_MEM),
+             "Scatter, no memory at node 2's leader: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 1, 1), "the Scatter after");
+    /* node 2's leader has no room for the node's message: the root fails */
+    ST_CHECK(rooted_with_fault(ST_GATHER, 2, 2, 0) == (0 == rank ? MPI_ERR_TRUNCATE
+                                                       : 2 == rank ? MPI_ERR_NO_MEM
+                                                       : MPI_SUCCESS),
+             "Gather, no memory at node 2's leader: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 3, 1), "the Gather after");
+    /* the root has no room for node 2's message */
+    ST_CHECK(rooted_with_fault(ST_GATHER, 0, 4, 0) == (0 == rank ? MPI_ERR_NO_MEM : MPI_SUCCESS),
+             "Gather, no memory at the root: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 5, 1), "the Gather after that");
+    /* the root has no room for node 2's message: node 2 fails, the
+     * root's node gets its blocks */
+    ST_CHECK(rooted_with_fault(ST_SCATTER, 0, 6, 1 == rank) == (1 == rank ? MPI_SUCCESS
+                                                                         : MPI_ERR_NO_MEM),
+             "Scatter, no memory at the root: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 7, 1), "the Scatter after that");
+    return st_finish("test_multinode");
+}
+
+/* One Bcast of 1000 ints from root 0 on MPI_COMM_WORLD, a vector of
+ * stride 2 at the root (packed through its stages) and contiguous
+ * elsewhere, with malloc() of the component failing from 100000 bytes at
+ * the root where fault; returns its error class.  Every process but the
+ * root checks its buffer: the root's elements where want_data, else
+ * untouched; and the counters, that the call went across nodes. */
+static int bcast_with_fault(int fault, int round, int want_data)
+{
+    enum { N = 1000 };
+    int rank, err, cls, *data = malloc(2 * N * sizeof(int));
+    unsigned long long multi = st_op_counter(ST_BCAST, "multinode");
+    MPI_Datatype strided;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Type_vector(N, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&strided);
+    for (int i = 0; i < 2 * N; ++i) {
+        data[i] = 0 == rank ? 1000000 * round + i : -1;
+    }
+    (void) st_fault_malloc_from(0 == rank && fault ? 100000 : 0);
+    err = 0 == rank ? MPI_Bcast(data, 1, strided, 0, MPI_COMM_WORLD)
+                    : MPI_Bcast(data, N, MPI_INT, 0, MPI_COMM_WORLD);
+    (void) st_fault_malloc_from(0);
+    MPI_Error_class(err, &cls);
+    for (int i = 0; 0 != rank && i < 2 * N; ++i) {
+        int want = want_data && i < N ? 1000000 * round + 2 * i : -1;
+        if (data[i] != want) {
+            st_fail("round %d: rank %d's element %d is %d, not %d", round, rank, i, data[i],
+                    want);
+            break;
+        }
+    }
+    ST_CHECK(st_op_counter(ST_BCAST, "multinode") - multi == 1,
+             "round %d: rank %d's Bcast was not served across nodes", round, rank);
+    MPI_Type_free(&strided);
+    free(data);
+    return cls;
+}
+
+/* On 4x2 nodes (the tree of nodes from the root's: 1 -> 2 and 3,
+ * 3 -> 4), under fault_malloc.so: a Bcast root without room for its
+ * stages returns MPI_ERR_NO_MEM, and every other process, on its node,
+ * the nodes below it and the node below those, MPI_ERR_TRUNCATE with
+ * its buffer untouched: nobody waits for good, and the next Bcast is
+ * right. */
+int tm_no_memory_bcast(void)
+{
+    int rank;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (!st_fault_malloc_from(0)) {
+        st_fail("no-memory-bcast needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
+        return st_finish("test_multinode");
+    }
+    ST_CHECK(MPI_SUCCESS == bcast_with_fault(0, 0, 1), "rank %d: the first Bcast failed", rank);
+    ST_CHECK(bcast_with_fault(1, 1, 0) == (0 == rank ? MPI_ERR_NO_MEM : MPI_ERR_TRUNCATE),
+             "Bcast, no memory at the root: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == bcast_with_fault(0, 2, 1), "rank %d: the Bcast after failed", rank);
+    return st_finish("test_multinode");
+}
