@@ -102,6 +102,19 @@ static void setup_without_memory(void)
     MPI_Comm_free(&dup);
 }
 
+/* Errors returned on MPI_COMM_WORLD, and whether fault_malloc.so is
+ * loaded (else the mode fails); this process's rank in *rank. */
+static int ready(const char *mode, int *rank)
+{
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (!st_fault_malloc_from(0)) {
+        st_fail("%s needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD", mode);
+        return 0;
+    }
+    return 1;
+}
+
 /* On 2x2 nodes (node 2: ranks 2 and 3, led by 2), under fault_malloc.so:
  * where a process cannot allocate a message, every process that would
  * have needed it gets an error, nobody waits for good, and the next call
@@ -110,10 +123,7 @@ int tm_no_memory(void)
 {
     int rank;
 
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    if (!st_fault_malloc_from(0)) {
-        st_fail("no-memory needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
+    if (!ready("no-memory", &rank)) {
         return st_finish("test_multinode");
     }
     setup_without_memory();
@@ -192,10 +202,7 @@ int tm_no_memory_bcast(void)
 {
     int rank;
 
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    if (!st_fault_malloc_from(0)) {
-        st_fail("no-memory-bcast needs test/mpi/.libs/fault_malloc.so in LD_PRELOAD");
+    if (!ready("no-memory-bcast", &rank)) {
         return st_finish("test_multinode");
     }
     ST_CHECK(MPI_SUCCESS == bcast_with_fault(0, 0, 1), "rank %d: the first Bcast failed", rank);
