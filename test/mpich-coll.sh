@@ -166,12 +166,19 @@ launch() {
     echo "$here/nodes.sh $layout -np $np"
 }
 
+# counter KIND: the sum of KIND's values over the lines of MPI_T sums on
+# stdin ("served N queue N ..."; 0 where none)
+counter() {
+    awk -v kind="$1" '{ for (i = 1; i < NF; i += 2) if ($i == kind) sum += $(i + 1) }
+                      END { print sum + 0 }'
+}
+
 # the MPI_T sums say that coll/shmcico served calls (nodes: on
 # communicators that span nodes)
 served() {
-    local field=2
-    [ "$config" != nodes ] || field=12
-    [ "$(echo "$1" | awk -v f=$field '{print $f}')" -gt 0 ] 2>/dev/null
+    local kind=served
+    [ "$config" != nodes ] || kind=multinode
+    [ "$(counter "$kind" <<<"$1")" -gt 0 ]
 }
 
 # run_test NAME NP ARGS...: one test; prints its line, returns 1 on failure
@@ -202,10 +209,10 @@ for t in "${tests[@]}"; do
     # shellcheck disable=SC2086
     if run_test $t; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
-# the sums over the run: "served N queue N single_copy N small N fallback N
-# multinode N"
-read -r single queue multinode <<<"$(awk '{s += $6; q += $4; m += $12}
-                                         END {print s + 0, q + 0, m + 0}' "$sums")"
+# the sums over the run
+single=$(counter single_copy <"$sums")
+queue=$(counter queue <"$sums")
+multinode=$(counter multinode <"$sums")
 log "over the run: $queue calls with a block through the queues, $single by single copy," \
     "$multinode on communicators that span nodes"
 case $config in

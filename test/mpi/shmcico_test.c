@@ -226,11 +226,8 @@ unsigned long long st_cvar(const char *name)
 
 int st_single_copy_procs_ok(st_op op, int procs)
 {
-    char name[64];
-    unsigned long long max_procs;
+    unsigned long long max_procs = st_op_cvar(op, "single_copy_max_procs");
 
-    snprintf(name, sizeof(name), "%s_single_copy_max_procs", st_op_name(op));
-    max_procs = st_cvar(name);
     return 0 == max_procs || (unsigned long long) procs <= max_procs;
 }
 
@@ -241,12 +238,10 @@ static unsigned long long at_least(unsigned long long a, unsigned long long b)
 
 unsigned long long st_single_min(st_op op, int procs, int near)
 {
-    char name[64];
-    unsigned long long min, floor = st_cvar("near_single_copy_min");
+    unsigned long long min = st_op_cvar(op, "single_copy_min");
+    unsigned long long floor = st_cvar("near_single_copy_min");
     unsigned long long ring = st_cvar("slots") / st_cvar("banks") * st_cvar("fragment_size");
 
-    snprintf(name, sizeof(name), "%s_single_copy_min", st_op_name(op));
-    min = st_cvar(name);
     if (ST_BCAST == op && procs >= 3) {
         min = at_least(min, st_cvar("bcast_readers_single_copy_min"));
     }

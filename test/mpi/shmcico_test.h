@@ -157,6 +157,9 @@ const char *st_op_name(st_op op);
 /* st_counter() of coll_shmcico_<op>_<what> (what: served, queue, ...) */
 unsigned long long st_op_counter(st_op op, const char *what);
 
+/* st_cvar() of coll_shmcico_<op>_<what> (what: single_copy_min, ...) */
+unsigned long long st_op_cvar(st_op op, const char *what);
+
 /* Whether coll_shmcico_<op>_single_copy_max_procs lets op's blocks go by
  * single copy on a communicator of procs processes (0: no limit). */
 int st_single_copy_procs_ok(st_op op, int procs);

@@ -38,6 +38,14 @@ unsigned long long st_op_counter(st_op op, const char *what)
     return st_counter(name);
 }
 
+unsigned long long st_op_cvar(st_op op, const char *what)
+{
+    char name[64];
+
+    snprintf(name, sizeof(name), "%s_%s", st_op_name(op), what);
+    return st_cvar(name);
+}
+
 int st_op_regular(st_op op)
 {
     return ST_SCATTER == op || ST_GATHER == op || ST_ALLGATHER == op;

@@ -159,11 +159,9 @@ static int should_stop(double start, double seconds)
 static unsigned long long single_copy_calls(void)
 {
     unsigned long long calls = 0;
-    char name[64];
 
     for (int op = 0; op < ST_NOPS; ++op) {
-        snprintf(name, sizeof(name), "%s_single_copy", st_op_name((st_op) op));
-        calls += st_counter(name);
+        calls += st_op_counter((st_op) op, "single_copy");
     }
     return calls;
 }

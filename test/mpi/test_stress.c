@@ -75,7 +75,6 @@ int main(int argc, char **argv)
     uint64_t state = 20261122;
     MPI_Comm comms[NCOMMS];
     unsigned long long before[ST_NOPS], expected[ST_NOPS] = { 0 };
-    char name[64];
     st_op kinds[ST_NOPS];
 
     st_init(&argc, &argv);
@@ -94,8 +93,7 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &comms[2]);
     MPI_Comm_dup(comms[2], &comms[3]);
     for (int op = 0; op < ST_NOPS; ++op) {
-        snprintf(name, sizeof(name), "%s_served", st_op_name((st_op) op));
-        before[op] = st_counter(name);
+        before[op] = st_op_counter((st_op) op, "served");
     }
 
     for (int i = 0; i < ops && st_failures() <= 10; ++i) {
@@ -110,11 +108,9 @@ int main(int argc, char **argv)
         st_simple_call(op, comm, root, counts, (uint64_t) i);
     }
     for (int op = 0; op < ST_NOPS; ++op) {
-        unsigned long long moved;
-        snprintf(name, sizeof(name), "%s_served", st_op_name((st_op) op));
-        moved = st_counter(name) - before[op];
-        ST_CHECK(moved == expected[op], "%s moved by %llu for %llu calls", name, moved,
-                 expected[op]);
+        unsigned long long moved = st_op_counter((st_op) op, "served") - before[op];
+        ST_CHECK(moved == expected[op], "%s_served moved by %llu for %llu calls",
+                 st_op_name((st_op) op), moved, expected[op]);
     }
     if (0 == rank) {
         printf("test_stress: %d operations (%s) on %d communicators\n", ops, which, NCOMMS);

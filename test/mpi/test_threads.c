@@ -161,7 +161,6 @@ int main(int argc, char **argv)
     worker workers[MAX_THREADS];
     pthread_t threads[MAX_THREADS];
     unsigned long long before[ST_NOPS], served = 0, calls = 0;
-    char name[64];
 
     st_init_threads(&argc, &argv);
     /* MPI_T's initialisation must leave MPI at MPI_THREAD_MULTIPLE: with
@@ -185,8 +184,7 @@ int main(int argc, char **argv)
         return st_finish("test_threads");
     }
     for (int op = 0; op < ST_NOPS; ++op) {
-        snprintf(name, sizeof(name), "%s_served", st_op_name((st_op) op));
-        before[op] = st_counter(name);
+        before[op] = st_op_counter((st_op) op, "served");
     }
     for (int t = 0; t < nthreads; ++t) {
         workers[t] = (worker) { .id = t, .ops = ops };
@@ -201,8 +199,7 @@ int main(int argc, char **argv)
         MPI_Comm_free(&workers[t].comm);
     }
     for (int op = 0; op < ST_NOPS; ++op) {
-        snprintf(name, sizeof(name), "%s_served", st_op_name((st_op) op));
-        served += st_counter(name) - before[op];
+        served += st_op_counter((st_op) op, "served") - before[op];
     }
     ST_CHECK(served == calls, "shmcico served %llu of %llu calls", served, calls);
     if (0 == rank) {

@@ -509,11 +509,9 @@ static void find_slow_kernel_floors(void)
 {
     int counts[1] = { 1 }, slow, slow_min, slow_max;
     unsigned long long mine[ST_NOPS + 1] = { 0 }, rank0[ST_NOPS + 1], floors = 0;
-    char name[64];
 
     for (int op = 0; 0 == rank && op < ST_NOPS; ++op) {
-        snprintf(name, sizeof(name), "%s_slow_kernel_single_copy_min", st_op_name((st_op) op));
-        mine[op] = st_cvar(name);
+        mine[op] = st_op_cvar((st_op) op, "slow_kernel_single_copy_min");
     }
     mine[ST_NOPS] = 0 == rank ? st_cvar("cache_probe_kernel_ratio") : 0;
     MPI_Allreduce(mine, rank0, ST_NOPS + 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
