@@ -48,9 +48,11 @@
  *    process waiting and no message for the next call (see
  *    setup_without_memory() and tm_no_memory(), test_multinode_memory.c).
  *
- *  - no-memory-bcast: a Bcast root that cannot allocate its stages
- *    tells every process, on its node and on every node below it, that
- *    no chunk follows (see tm_no_memory_bcast(), test_multinode_memory.c).
+ *  - no-memory-bcast: a Bcast root, a leader below it or a member that
+ *    cannot allocate its stages leaves nobody waiting: the root and the
+ *    leader tell every process below them that no chunk follows, the
+ *    leader and the member still take the chunks they were sent (see
+ *    tm_no_memory_bcast(), test_multinode_memory.c).
  *
  *  - leftover: a communicator that MPI_Finalize frees after its node
  *    communicator (see leftover()).

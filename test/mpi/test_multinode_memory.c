@@ -153,15 +153,16 @@ int tm_no_memory(void)
     return st_finish("test_multinode");
 }
 
-/* One Bcast of 1000 ints from root 0 on MPI_COMM_WORLD, a vector of
- * stride 2 at the root (packed through its stages) and contiguous
- * elsewhere, with malloc() of the component failing from 100000 bytes at
- * the root where fault; returns its error class.  Every process but the
- * root checks its buffer: the root's elements where want_data, else
+/* One Bcast of N ints (3 chunks across nodes) from root 0 on
+ * MPI_COMM_WORLD, a vector of stride 2 at the root and at fault_at
+ * (packed or unpacked through their stages), contiguous elsewhere, with
+ * malloc() of the component failing from 100000 bytes at fault_at (-1:
+ * nowhere); returns its error class.  Every process but the root checks
+ * its buffer: the root's elements where its call succeeded, else
  * untouched; and the counters, that the call went across nodes. */
-static int bcast_with_fault(int fault, int round, int want_data)
+static int bcast_with_fault(int fault_at, int round)
 {
-    enum { N = 1000 };
+    enum { N = 300000 };
     int rank, err, cls, *data = malloc(2 * N * sizeof(int));
     unsigned long long multi = st_op_counter(ST_BCAST, "multinode");
     MPI_Datatype strided;
@@ -172,13 +173,14 @@ static int bcast_with_fault(int fault, int round, int want_data)
     for (int i = 0; i < 2 * N; ++i) {
         data[i] = 0 == rank ? 1000000 * round + i : -1;
     }
-    (void) st_fault_malloc_from(0 == rank && fault ? 100000 : 0);
-    err = 0 == rank ? MPI_Bcast(data, 1, strided, 0, MPI_COMM_WORLD)
-                    : MPI_Bcast(data, N, MPI_INT, 0, MPI_COMM_WORLD);
+    (void) st_fault_malloc_from(rank == fault_at ? 100000 : 0);
+    err = 0 == rank || rank == fault_at ? MPI_Bcast(data, 1, strided, 0, MPI_COMM_WORLD)
+                                        : MPI_Bcast(data, N, MPI_INT, 0, MPI_COMM_WORLD);
     (void) st_fault_malloc_from(0);
     MPI_Error_class(err, &cls);
     for (int i = 0; 0 != rank && i < 2 * N; ++i) {
-        int want = want_data && i < N ? 1000000 * round + 2 * i : -1;
+        int at = rank == fault_at ? i / 2 : i, held = rank == fault_at ? 0 == i % 2 : i < N;
+        int want = MPI_SUCCESS == cls && held ? 1000000 * round + 2 * at : -1;
         if (data[i] != want) {
             st_fail("round %d: rank %d's element %d is %d, not %d", round, rank, i, data[i],
                     want);
@@ -192,22 +194,40 @@ static int bcast_with_fault(int fault, int round, int want_data)
     return cls;
 }
 
-/* On 4x2 nodes (the tree of nodes from the root's: 1 -> 2 and 3,
- * 3 -> 4), under fault_malloc.so: a Bcast root without room for its
- * stages returns MPI_ERR_NO_MEM, and every other process, on its node,
- * the nodes below it and the node below those, MPI_ERR_TRUNCATE with
- * its buffer untouched: nobody waits for good, and the next Bcast is
- * right. */
+/* On 4x2 nodes (ranks 2i and 2i + 1 on node i + 1, led by 2i; the tree
+ * of nodes from the root's: 1 -> 2 and 3, 3 -> 4), under
+ * fault_malloc.so: a process without room for its stages returns
+ * MPI_ERR_NO_MEM and leaves nobody waiting, and the next Bcast is right.
+ * Where that process is
+ *  - the root (rank 0): every other process returns MPI_ERR_TRUNCATE
+ *    with its buffer untouched, on its node, the nodes below it and the
+ *    node below those;
+ *  - node 3's leader (rank 4), below the root's node: it still takes the
+ *    root's chunks off the wire; its node and node 4 below it return
+ *    MPI_ERR_TRUNCATE untouched, nodes 1 and 2 get the data;
+ *  - a member of node 3 (rank 5): it still takes part in its node's
+ *    stages; every other process gets the data. */
 int tm_no_memory_bcast(void)
 {
-    int rank;
+    int rank, round = 0;
 
     if (!ready("no-memory-bcast", &rank)) {
         return st_finish("test_multinode");
     }
-    ST_CHECK(MPI_SUCCESS == bcast_with_fault(0, 0, 1), "rank %d: the first Bcast failed", rank);
-    ST_CHECK(bcast_with_fault(1, 1, 0) == (0 == rank ? MPI_ERR_NO_MEM : MPI_ERR_TRUNCATE),
+    ST_CHECK(MPI_SUCCESS == bcast_with_fault(-1, round++), "rank %d: the first Bcast failed",
+             rank);
+    ST_CHECK(bcast_with_fault(0, round++) == (0 == rank ? MPI_ERR_NO_MEM : MPI_ERR_TRUNCATE),
              "Bcast, no memory at the root: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == bcast_with_fault(0, 2, 1), "rank %d: the Bcast after failed", rank);
+    ST_CHECK(MPI_SUCCESS == bcast_with_fault(-1, round++), "rank %d: the Bcast after failed",
+             rank);
+    ST_CHECK(bcast_with_fault(4, round++) == (4 == rank ? MPI_ERR_NO_MEM
+                                              : rank > 4 ? MPI_ERR_TRUNCATE : MPI_SUCCESS),
+             "Bcast, no memory at node 3's leader: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == bcast_with_fault(-1, round++), "rank %d: the Bcast after failed",
+             rank);
+    ST_CHECK(bcast_with_fault(5, round++) == (5 == rank ? MPI_ERR_NO_MEM : MPI_SUCCESS),
+             "Bcast, no memory at a member of node 3: rank %d's error", rank);
+    ST_CHECK(MPI_SUCCESS == bcast_with_fault(-1, round++), "rank %d: the Bcast after failed",
+             rank);
     return st_finish("test_multinode");
 }

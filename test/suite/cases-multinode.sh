@@ -45,8 +45,8 @@ multinode_cases() {
            OMPI_MCA_coll_shmcico_gatherv_max_bytes=1 OMPI_MCA_coll_shmcico_verbose=20 \
            -- mpi/test_multinode later-hint
     # out of memory at a leader and at the root (test/mpi/fault_malloc.c);
-    # a Bcast root's on four nodes, whose tree has a node two levels below
-    # the root's
+    # a Bcast root's, a leader's below it and a member's on four nodes,
+    # whose tree has a node two levels below the root's
     if [ -z "${SANITIZER_PRELOAD:-}" ]; then
         run_case multinode-2x2-no-memory 120 \
             -- "$srcdir_abs/nodes.sh" 2x2 -x LD_PRELOAD="$PWD/mpi/.libs/fault_malloc.so" \

@@ -183,15 +183,13 @@ int mca_coll_shmcico_net_commit(int made, struct ompi_datatype_t **type)
     return rc;
 }
 
-/* Bytes a drained message is received into, each piece over the last */
-#define DRAIN_PIECE 4096
+#define DRAIN_PIECE MCA_COLL_SHMCICO_NET_DRAIN_PIECE
 
-/* A datatype of bytes bytes that all land in the first DRAIN_PIECE of
- * the buffer (pieces of extent 0, then the rest).  MPI calls a receive
- * into overlapping elements erroneous; Open MPI's convertor writes them
- * one after the other, which is all a drain needs (and ob1 does not use
- * RDMA into a buffer that is not contiguous). */
-static int drain_type(size_t bytes, struct ompi_datatype_t **type)
+/* (pieces of extent 0, then the rest) MPI calls a receive into
+ * overlapping elements erroneous; Open MPI's convertor writes them one
+ * after the other, which is all a drain needs (and ob1 does not use RDMA
+ * into a buffer that is not contiguous). */
+int mca_coll_shmcico_net_drain_type(size_t bytes, struct ompi_datatype_t **type)
 {
     struct ompi_datatype_t *piece = NULL, *tight = NULL;
     int lens[2] = { (int) (bytes / DRAIN_PIECE), (int) (bytes % DRAIN_PIECE) };
@@ -215,7 +213,7 @@ int mca_coll_shmcico_net_drain(struct ompi_communicator_t *comm, int src, int ta
 {
     char scratch[DRAIN_PIECE];
     struct ompi_datatype_t *type = NULL;
-    int rc = drain_type(bytes, &type);
+    int rc = mca_coll_shmcico_net_drain_type(bytes, &type);
 
     if (OMPI_SUCCESS == rc) {
         rc = MCA_PML_CALL(recv(scratch, 1, type, src, tag, comm, MPI_STATUS_IGNORE));

@@ -125,6 +125,15 @@ int mca_coll_shmcico_net_wait(ompi_request_t **reqs, int n);
  *  MPI_SUCCESS or the error. */
 int mca_coll_shmcico_net_commit(int made, struct ompi_datatype_t **type);
 
+/** Bytes a drained message is received into, each piece over the last */
+#define MCA_COLL_SHMCICO_NET_DRAIN_PIECE 4096
+
+/** A datatype of bytes bytes that all land in the first
+ *  MCA_COLL_SHMCICO_NET_DRAIN_PIECE bytes of the buffer, every piece over
+ *  the last: what a message (or a node stage) is received into where no
+ *  memory holds it.  MPI_SUCCESS or the error (*type not made). */
+int mca_coll_shmcico_net_drain_type(size_t bytes, struct ompi_datatype_t **type);
+
 /** Take the next message from src with tag, of bytes bytes, off the
  *  wire without memory for it (into a scratch on the stack, every piece
  *  over the last), so that its sender is not left waiting and no later

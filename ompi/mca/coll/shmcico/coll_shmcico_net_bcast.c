@@ -157,14 +157,20 @@ static int result_of(const net_stream_t *s, int rc)
 
 /* the first chunk with the root's byte count ahead of it (the count
  * alone where no chunk follows) */
-static int first_type(uint64_t *count, char *at, size_t len, struct ompi_datatype_t **type)
+static int first_type_of(uint64_t *count, char *at, int n, struct ompi_datatype_t *chunk,
+                         struct ompi_datatype_t **type)
 {
-    int lens[2] = { (int) sizeof(*count), (int) len };
+    int lens[2] = { (int) sizeof(*count), n };
     ptrdiff_t displs[2] = { (ptrdiff_t) count, (ptrdiff_t) at };
-    struct ompi_datatype_t *types[2] = { &ompi_mpi_byte.dt, &ompi_mpi_byte.dt };
-    int rc = ompi_datatype_create_struct(len > 0 ? 2 : 1, lens, displs, types, type);
+    struct ompi_datatype_t *types[2] = { &ompi_mpi_byte.dt, chunk };
+    int rc = ompi_datatype_create_struct(n > 0 ? 2 : 1, lens, displs, types, type);
 
     return mca_coll_shmcico_net_commit(rc, type);
+}
+
+static int first_type(uint64_t *count, char *at, size_t len, struct ompi_datatype_t **type)
+{
+    return first_type_of(count, at, (int) len, &ompi_mpi_byte.dt, type);
 }
 
 static int send_chunk(struct ompi_communicator_t *comm, int to, net_stream_t *s, size_t c,
@@ -188,6 +194,48 @@ static int send_chunk(struct ompi_communicator_t *comm, int to, net_stream_t *s,
     return rc;
 }
 
+/* a leader below the root's node without room for its stages: the
+ * root's chunks after the first taken off the wire (its parent's sends
+ * end, none is left for the next call), then "no chunk follows" to its
+ * node and its child nodes (their processes: MPI_ERR_TRUNCATE, this
+ * leader MPI_ERR_NO_MEM) */
+static int drain_rest(struct ompi_communicator_t *comm, int parent, net_stream_t *s)
+{
+    for (size_t c = 1; c < nchunks(s); ++c) {
+        /* (where not even that can be done, the error stays MPI_ERR_NO_MEM) */
+        (void) mca_coll_shmcico_net_drain(comm, parent, MCA_COLL_BASE_TAG_BCAST,
+                                          chunk_len(s, c));
+    }
+    s->expected = 0;
+    return MPI_ERR_NO_MEM;
+}
+
+/* the same where the first chunk, len bytes, is not received yet: it
+ * goes into a scratch (every piece over the last), the root's count
+ * where it belongs */
+static int receive_without_stages(struct ompi_communicator_t *comm, int parent,
+                                  net_stream_t *s, size_t len)
+{
+    char scratch[MCA_COLL_SHMCICO_NET_DRAIN_PIECE];
+    struct ompi_datatype_t *drained, *type;
+    int rc = mca_coll_shmcico_net_drain_type(len, &drained);
+
+    if (MPI_SUCCESS == rc) {
+        rc = first_type_of(&s->expected, scratch, 1, drained, &type);
+        ompi_datatype_destroy(&drained);
+    }
+    if (MPI_SUCCESS == rc) {
+        rc = MCA_PML_CALL(recv(NULL, 1, type, parent, MCA_COLL_BASE_TAG_BCAST, comm,
+                               MPI_STATUS_IGNORE));
+        ompi_datatype_destroy(&type);
+    }
+    if (MPI_SUCCESS != rc) {
+        s->expected = 0;            /* nothing came: no chunk follows either */
+        return rc;
+    }
+    return drain_rest(comm, parent, s);
+}
+
 /* a leader below the root's node: the first chunk and the root's byte
  * count, received where they fit (the size of the message tells) */
 static int receive_first(struct ompi_communicator_t *comm, int parent, net_stream_t *s)
@@ -204,11 +252,7 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
     len = status._ucount - sizeof(uint64_t);
     /* (len 0: the count alone, no chunk follows: nothing to stage) */
     if (len > 0 && 0 != staged(s, len != own)) {   /* a wrong count: through the stages */
-        s->expected = 0;            /* no chunk follows to the node and the child nodes
-                                       (their processes: MPI_ERR_TRUNCATE, this leader
-                                       MPI_ERR_NO_MEM; the parent is not released:
-                                       docs/reliability.md, "Out of memory") */
-        return MPI_ERR_NO_MEM;
+        return receive_without_stages(comm, parent, s, len);
     }
     at = chunk_at(s, 0);
     rc = first_type(&s->expected, at, len, &type);
@@ -221,10 +265,9 @@ static int receive_first(struct ompi_communicator_t *comm, int parent, net_strea
         s->expected = s->total;     /* nothing came: the node goes by this one's count */
         return rc;
     }
-    if (0 != staged(s, false)) {
-        s->expected = 0;            /* the count received says this one is wrong, and
-                                       no room for it: the same as above */
-        return MPI_ERR_NO_MEM;
+    if (0 != staged(s, false)) {    /* the count received says this one is wrong,
+                                       and no room for it */
+        return drain_rest(comm, parent, s);
     }
     if (at != chunk_at(s, 0)) {
         memcpy(chunk_at(s, 0), at, len);    /* a wrong count found only now */
@@ -247,17 +290,25 @@ static int root_first(net_stream_t *s)
 /* ------------------------------------------------------------------ */
 /* The stages                                                           */
 
-/* a Bcast in the node from the leader (its rank in comm) */
-static int node_bcast(const mca_coll_shmcico_net_t *net, void *buf, size_t count,
-                      int leader)
+/* a Bcast in the node from the leader (its rank in comm), of count
+ * elements of type */
+static int node_bcast_of(const mca_coll_shmcico_net_t *net, void *buf, size_t count,
+                         struct ompi_datatype_t *type, int leader)
 {
     struct ompi_communicator_t *node = net->node_comm;
 
     if (ompi_comm_size(node) < 2) {
         return MPI_SUCCESS;
     }
-    return node->c_coll->coll_bcast(buf, (int) count, MPI_BYTE, net->local_of[leader], node,
+    return node->c_coll->coll_bcast(buf, (int) count, type, net->local_of[leader], node,
                                     node->c_coll->coll_bcast_module);
+}
+
+/* the same of count bytes */
+static int node_bcast(const mca_coll_shmcico_net_t *net, void *buf, size_t count,
+                      int leader)
+{
+    return node_bcast_of(net, buf, count, &ompi_mpi_byte.dt, leader);
 }
 
 static int wait_sends(ompi_request_t **sends, int *nsends)
@@ -346,13 +397,33 @@ static int leader_bcast(const mca_coll_shmcico_net_t *net, struct ompi_communica
                                             node_rc);
 }
 
+/* a process that is not its node's leader without room for its stages:
+ * every chunk's node Bcast still, into a scratch (every piece over the
+ * last), so that the node stays in step; MPI_ERR_NO_MEM */
+static int member_without_stages(const mca_coll_shmcico_net_t *net, net_stream_t *s,
+                                 int leader)
+{
+    char scratch[MCA_COLL_SHMCICO_NET_DRAIN_PIECE];
+    struct ompi_datatype_t *drained;
+
+    for (size_t c = 0; c < nchunks(s); ++c) {
+        /* (a type that cannot be made leaves the node waiting, as the
+         * stages would have: docs/protocol.md, "Staying in step") */
+        if (MPI_SUCCESS == mca_coll_shmcico_net_drain_type(chunk_len(s, c), &drained)) {
+            (void) node_bcast_of(net, scratch, 1, drained, leader);
+            ompi_datatype_destroy(&drained);
+        }
+    }
+    return MPI_ERR_NO_MEM;
+}
+
 /* a process that is not its node's leader: the count, then the chunks */
 static int member_bcast(const mca_coll_shmcico_net_t *net, net_stream_t *s, int leader)
 {
     int rc = node_bcast(net, &s->expected, sizeof(s->expected), leader);
 
     if (0 != staged(s, false)) {
-        return MPI_ERR_NO_MEM;
+        return member_without_stages(net, s, leader);
     }
     for (size_t c = 0; c < nchunks(s); ++c) {
         rc = mca_coll_shmcico_net_first_error(rc, node_bcast(net, chunk_at(s, c),
