@@ -10,7 +10,8 @@
 /*
  * A preload library (LD_PRELOAD) for the out-of-memory tests
  * (test_multinode no-memory, test_large multinode): malloc() called
- * from the component's own code fails, ENOMEM, from N bytes on, between
+ * (or calloc()) called from the component's own code fails, ENOMEM, from
+ * N bytes on, between
  * the test's calls of
  *
  *   shmcico_fault_malloc_from(N)    (0: never; the test finds it with
@@ -32,6 +33,7 @@
 #include "fault_caller.h"
 
 extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
 
 /* malloc() of the component fails from this many bytes on; 0: never */
 static _Atomic size_t fail_from;
@@ -41,7 +43,10 @@ void shmcico_fault_malloc_from(size_t bytes)
     atomic_store(&fail_from, bytes);
 }
 
-void *malloc(size_t size)
+/* whether an allocation of size bytes fails: inlined, so that the
+ * backtrace's first frame is malloc()'s or calloc()'s, the next their
+ * caller's */
+static inline __attribute__((always_inline)) int refused(size_t size)
 {
     static __thread int inside;     /* backtrace() may allocate */
     size_t from = atomic_load_explicit(&fail_from, memory_order_relaxed);
@@ -57,7 +62,17 @@ void *malloc(size_t size)
     }
     if (refuse) {
         errno = ENOMEM;
-        return NULL;
     }
-    return __libc_malloc(size);
+    return refuse;
+}
+
+void *malloc(size_t size)
+{
+    return refused(size) ? NULL : __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    /* (n * size overflowing: the C library's calloc() refuses it) */
+    return refused(n * size) ? NULL : __libc_calloc(n, size);
 }

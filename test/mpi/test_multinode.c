@@ -45,8 +45,10 @@
  *
  *  - no-memory: a process that cannot allocate the setup's maps, or a
  *    message of a Scatter or Gather (test/mpi/fault_malloc.c), leaves no
- *    process waiting and no message for the next call (see
- *    setup_without_memory() and tm_no_memory(), test_multinode_memory.c).
+ *    process waiting and no message for the next call; one that cannot
+ *    allocate anything still serves the calls that need no message of
+ *    its own (see setup_without_memory(), tm_no_memory() and
+ *    nothing_to_allocate(), test_multinode_memory.c).
  *
  *  - no-memory-bcast: a Bcast root, a leader below it or a member that
  *    cannot allocate its stages leaves nobody waiting: the root and the

@@ -66,6 +66,72 @@ static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
     return cls;
 }
 
+/* One Scatter, Gather (root 0) or Allgather of 64-byte blocks on 2x2
+ * nodes, with every allocation of the component (malloc() and calloc(),
+ * from 1 byte) failing at process fault_at; returns its error class, the
+ * data checked where the call succeeded. */
+static int tiny_with_fault(st_op op, int fault_at, int round)
+{
+    enum { B = 64 };
+    int rank, size, err, cls;
+    unsigned char *all, *mine = malloc(B);
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    all = malloc((size_t) size * B);
+    st_fill(all, (size_t) size * B, 100 + (uint64_t) round);
+    st_fill(mine, B, 200 + 10 * (uint64_t) round + (uint64_t) rank);
+    if (ST_SCATTER == op) {
+        memset(mine, 0, B);
+    } else if (0 == rank || ST_ALLGATHER == op) {
+        memset(all, 0, (size_t) size * B);
+    }
+    (void) st_fault_malloc_from(rank == fault_at ? 1 : 0);
+    err = ST_SCATTER == op ? MPI_Scatter(all, B, MPI_BYTE, mine, B, MPI_BYTE, 0, MPI_COMM_WORLD)
+        : ST_GATHER == op ? MPI_Gather(mine, B, MPI_BYTE, all, B, MPI_BYTE, 0, MPI_COMM_WORLD)
+                          : MPI_Allgather(mine, B, MPI_BYTE, all, B, MPI_BYTE, MPI_COMM_WORLD);
+    (void) st_fault_malloc_from(0);
+    MPI_Error_class(err, &cls);
+    if (MPI_SUCCESS == cls && ST_SCATTER == op) {
+        /* every process filled its buffer of blocks as the root did */
+        ST_CHECK(0 == memcmp(mine, all + (size_t) rank * B, B),
+                 "round %d: rank %d's Scatter block is wrong", round, rank);
+    }
+    for (int i = 0; MPI_SUCCESS == cls && ST_SCATTER != op && (0 == rank || ST_ALLGATHER == op)
+                    && i < size; ++i) {
+        ST_CHECK(st_first_wrong(all + (size_t) i * B, B, 200 + 10 * (uint64_t) round
+                                + (uint64_t) i) < 0, "round %d: rank %d's %s block %d is wrong",
+                 round, rank, st_op_name(op), i);
+    }
+    free(all);
+    free(mine);
+    return cls;
+}
+
+/* Where the component cannot allocate even a few bytes at a member of
+ * node 2 (rank 3) or of the root's node (rank 1), or at a leader in an
+ * Allgather: a call across nodes allocates nothing there (what it works
+ * in was made with the communicator's maps; before, such a process
+ * returned MPI_ERR_NO_MEM and left the others waiting for good), and
+ * every process gets its data. */
+static void nothing_to_allocate(int rank)
+{
+    const st_op ops[3] = { ST_SCATTER, ST_GATHER, ST_ALLGATHER };
+    int round = 20;
+
+    for (int o = 0; o < 3; ++o) {
+        for (int at = 1; at <= 3; at += 2) {
+            ST_CHECK(MPI_SUCCESS == tiny_with_fault(ops[o], at, round++),
+                     "%s, nothing to allocate at rank %d: rank %d failed", st_op_name(ops[o]),
+                     at, rank);
+        }
+    }
+    for (int at = 0; at <= 2; at += 2) {
+        ST_CHECK(MPI_SUCCESS == tiny_with_fault(ST_ALLGATHER, at, round++),
+                 "Allgather, nothing to allocate at leader %d: rank %d failed", at, rank);
+    }
+}
+
 /* A new communicator's first call across nodes, where one process
  * (rank 3) cannot allocate the setup's maps: every process learns it in
  * the setup's first round and the communicator goes to the previous
@@ -150,6 +216,7 @@ int tm_no_memory(void)
                                                                          : MPI_ERR_NO_MEM),
              "Scatter, no memory at the root: rank %d's error", rank);
     ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 7, 1), "the Scatter after that");
+    nothing_to_allocate(rank);
     return st_finish("test_multinode");
 }
 

@@ -238,8 +238,17 @@ typedef struct mca_coll_shmcico_net_t {
     int *node_start;                /**< [nnodes + 1] first member of each node */
     int *members;                   /**< [p] ranks by node, in node rank order */
     int *leader;                    /**< [nnodes] leader of each node without a root */
-    int *scratch;                   /**< [2p] a call's counts and displacements, made
-                                         at setup so that no call can run out of them */
+    /* What a call works in, made at setup with the maps so that no call
+     * can run out of it (a communicator runs one collective at a time;
+     * p bounds both the members of a node and the nodes): */
+    int *scratch;                   /**< [2p] a call's counts and displacements */
+    uint64_t *sizes;                /**< [p] a rooted call's bytes of each member's block */
+    uint64_t *told;                 /**< [p] a Scatter(v) leader's: what each member
+                                         learns of its block */
+    struct ompi_request_t **reqs;   /**< [2p] a call's requests */
+    char **msgs;                    /**< [p] a Scatter(v) root's: each node's message */
+    struct ompi_datatype_t **types; /**< [p] an Allgather(v) leader's: each node's blocks
+                                         where they lie */
 } mca_coll_shmcico_net_t;
 
 typedef struct mca_coll_shmcico_module_t {

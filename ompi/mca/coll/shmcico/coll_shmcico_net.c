@@ -125,6 +125,18 @@ static int alloc_maps(mca_coll_shmcico_net_t *net, int p)
         || NULL == net->members || NULL == net->leader || NULL == net->scratch ? ENOMEM : 0;
 }
 
+/* what a call works in besides the scratch (coll_shmcico.h) */
+static int alloc_work(mca_coll_shmcico_net_t *net, int p)
+{
+    net->sizes = calloc((size_t) p, sizeof(uint64_t));
+    net->told = calloc((size_t) p, sizeof(uint64_t));
+    net->reqs = calloc(2 * (size_t) p, sizeof(ompi_request_t *));
+    net->msgs = calloc((size_t) p, sizeof(char *));
+    net->types = calloc((size_t) p, sizeof(struct ompi_datatype_t *));
+    return NULL == net->sizes || NULL == net->told || NULL == net->reqs || NULL == net->msgs
+        || NULL == net->types ? ENOMEM : 0;
+}
+
 int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
                                struct ompi_communicator_t *comm)
 {
@@ -132,7 +144,7 @@ int mca_coll_shmcico_net_setup(mca_coll_shmcico_module_t *module,
     int p = ompi_comm_size(comm), err;
     int32_t *pairs = malloc(2 * (size_t) p * sizeof(int32_t));
 
-    err = NULL == pairs ? ENOMEM : alloc_maps(net, p);
+    err = NULL == pairs || 0 != alloc_maps(net, p) || 0 != alloc_work(net, p) ? ENOMEM : 0;
     swap_collectives(module, comm);
     err = split_nodes(net, comm, err, pairs);
     swap_collectives(module, comm);
@@ -257,6 +269,11 @@ void mca_coll_shmcico_net_release(mca_coll_shmcico_net_t *net)
     free(net->members);
     free(net->leader);
     free(net->scratch);
+    free(net->sizes);
+    free(net->told);
+    free(net->reqs);
+    free(net->msgs);
+    free(net->types);
     memset(net, 0, sizeof(*net));
 }
 

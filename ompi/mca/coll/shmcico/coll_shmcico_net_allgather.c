@@ -20,8 +20,6 @@
 
 #include "ompi_config.h"
 
-#include <stdlib.h>
-
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/pml/pml.h"
 
@@ -68,10 +66,12 @@ static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_
                     int *scratch)
 {
     int n = net->nnodes, k, nreqs = 0, rc = MPI_SUCCESS;
-    struct ompi_datatype_t **types = calloc((size_t) n, sizeof(*types));
-    ompi_request_t **reqs = calloc(2 * (size_t) n, sizeof(*reqs));
+    struct ompi_datatype_t **types = net->types;   /* made at setup, as reqs */
+    ompi_request_t **reqs = net->reqs;
 
-    rc = NULL == types || NULL == reqs ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    for (int m = 0; m < n; ++m) {
+        types[m] = NULL;
+    }
     for (int m = 0; m < n && MPI_SUCCESS == rc; ++m) {
         const int *members = mca_coll_shmcico_net_members(net, m, &k);
         rc = blocks_type(a, unit, members, k, scratch, &types[m]);
@@ -88,16 +88,12 @@ static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_
                                  MCA_PML_BASE_SEND_STANDARD, comm, &reqs[nreqs]));
         nreqs += MPI_SUCCESS == rc;
     }
-    if (NULL != reqs) {
-        rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(reqs, nreqs));
-    }
-    for (int m = 0; NULL != types && m < n; ++m) {
+    rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(reqs, nreqs));
+    for (int m = 0; m < n; ++m) {
         if (NULL != types[m]) {
             ompi_datatype_destroy(&types[m]);
         }
     }
-    free(types);
-    free(reqs);
     return rc;
 }
 

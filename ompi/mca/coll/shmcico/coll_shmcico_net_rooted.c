@@ -56,7 +56,8 @@ static void node_layout(const mca_coll_shmcico_net_t *net, int n,
 
 /* What a call keeps per member of this process's node: the node stage's
  * counts and displacements, the blocks' sizes (bytes, as their senders
- * have them), the requests of the blocks apart. */
+ * have them), the requests of the blocks apart; in what the setup made
+ * (coll_shmcico.h), so that no call runs out of it. */
 typedef struct per_member_t {
     int *counts;
     int *displs;
@@ -65,24 +66,12 @@ typedef struct per_member_t {
     ompi_request_t **reqs;
 } per_member_t;
 
-static bool per_member_alloc(per_member_t *m, int k)
+static per_member_t per_member(const mca_coll_shmcico_net_t *net)
 {
-    m->counts = calloc((size_t) k, sizeof(int));
-    m->displs = calloc((size_t) k, sizeof(int));
-    m->sizes = calloc((size_t) k, sizeof(uint64_t));
-    m->told = calloc((size_t) k, sizeof(uint64_t));
-    m->reqs = calloc((size_t) k, sizeof(ompi_request_t *));
-    return NULL != m->counts && NULL != m->displs && NULL != m->sizes && NULL != m->told
-        && NULL != m->reqs;
-}
+    int k = ompi_comm_size(net->node_comm);
+    per_member_t m = { net->scratch, net->scratch + k, net->sizes, net->told, net->reqs };
 
-static void per_member_free(per_member_t *m)
-{
-    free(m->counts);
-    free(m->displs);
-    free(m->sizes);
-    free(m->told);
-    free(m->reqs);
+    return m;
 }
 
 /* A size no block has: what a Scatter member learns in the node stage
@@ -180,13 +169,14 @@ static int root_node(const mca_coll_shmcico_net_t *net, struct ompi_communicator
 static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                         const mca_coll_shmcico_args_t *a, int *counts, int *displs)
 {
-    ompi_request_t **sends = calloc((size_t) net->nnodes, sizeof(ompi_request_t *));
-    char **msgs = calloc((size_t) net->nnodes, sizeof(char *));
-    int rc = NULL == sends || NULL == msgs ? MPI_ERR_NO_MEM : MPI_SUCCESS, nsends = 0;
+    ompi_request_t **sends = net->reqs;
+    char **msgs = net->msgs;
+    int rc = MPI_SUCCESS, nsends = 0;
 
-    for (int n = 0; n < net->nnodes && NULL != sends && NULL != msgs; ++n) {
+    for (int n = 0; n < net->nnodes; ++n) {
         size_t bytes = 0;
         int send_rc;
+        msgs[n] = NULL;
         if (n == net->my_node) {
             continue;
         }
@@ -202,14 +192,10 @@ static int scatter_root(const mca_coll_shmcico_net_t *net, struct ompi_communica
         rc = mca_coll_shmcico_net_first_error(rc, send_rc);
     }
     rc = mca_coll_shmcico_net_first_error(rc, root_node(net, comm, a, counts, displs, true));
-    if (NULL != sends) {
-        rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(sends, nsends));
-    }
-    for (int n = 0; NULL != msgs && n < net->nnodes; ++n) {
+    rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(sends, nsends));
+    for (int n = 0; n < net->nnodes; ++n) {
         free(msgs[n]);
     }
-    free(msgs);
-    free(sends);
     return rc;
 }
 
@@ -497,20 +483,17 @@ int mca_coll_shmcico_net_gather(const mca_coll_shmcico_args_t *a,
                                 mca_coll_shmcico_module_t *module)
 {
     const mca_coll_shmcico_net_t *net = &module->net;
-    int leader, rc = MPI_ERR_NO_MEM;
-    per_member_t m;
+    per_member_t m = per_member(net);
+    int leader, rc = MPI_ERR_INTERN;
 
-    if (per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
-        switch (role_of(net, comm, a->root, &leader)) {
-        case ROLE_ROOT: rc = gather_root(net, comm, a, m.counts, m.displs); break;
-        case ROLE_ROOT_NODE:
-            rc = node_gatherv(net, a, true, NULL, NULL, NULL, MPI_BYTE, leader);
-            break;
-        case ROLE_LEADER: rc = gather_leader(net, comm, a, &m); break;
-        case ROLE_MEMBER: rc = gather_member(net, comm, a, leader); break;
-        }
+    switch (role_of(net, comm, a->root, &leader)) {
+    case ROLE_ROOT: rc = gather_root(net, comm, a, m.counts, m.displs); break;
+    case ROLE_ROOT_NODE:
+        rc = node_gatherv(net, a, true, NULL, NULL, NULL, MPI_BYTE, leader);
+        break;
+    case ROLE_LEADER: rc = gather_leader(net, comm, a, &m); break;
+    case ROLE_MEMBER: rc = gather_member(net, comm, a, leader); break;
     }
-    per_member_free(&m);
     return rc;
 }
 
@@ -519,19 +502,16 @@ int mca_coll_shmcico_net_scatter(const mca_coll_shmcico_args_t *a,
                                  mca_coll_shmcico_module_t *module)
 {
     const mca_coll_shmcico_net_t *net = &module->net;
-    int leader, rc = MPI_ERR_NO_MEM;
-    per_member_t m;
+    per_member_t m = per_member(net);
+    int leader, rc = MPI_ERR_INTERN;
 
-    if (per_member_alloc(&m, ompi_comm_size(net->node_comm))) {
-        switch (role_of(net, comm, a->root, &leader)) {
-        case ROLE_ROOT: rc = scatter_root(net, comm, a, m.counts, m.displs); break;
-        case ROLE_ROOT_NODE:
-            rc = node_scatterv(net, NULL, NULL, NULL, MPI_BYTE, a, true, leader);
-            break;
-        case ROLE_LEADER: rc = scatter_leader(net, comm, a, &m); break;
-        case ROLE_MEMBER: rc = scatter_member(net, comm, a, leader); break;
-        }
+    switch (role_of(net, comm, a->root, &leader)) {
+    case ROLE_ROOT: rc = scatter_root(net, comm, a, m.counts, m.displs); break;
+    case ROLE_ROOT_NODE:
+        rc = node_scatterv(net, NULL, NULL, NULL, MPI_BYTE, a, true, leader);
+        break;
+    case ROLE_LEADER: rc = scatter_leader(net, comm, a, &m); break;
+    case ROLE_MEMBER: rc = scatter_member(net, comm, a, leader); break;
     }
-    per_member_free(&m);
     return rc;
 }
