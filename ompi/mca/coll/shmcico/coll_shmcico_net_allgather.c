@@ -60,7 +60,36 @@ static int node_gather(const mca_coll_shmcico_net_t *net, const mca_coll_shmcico
                                       node->c_coll->coll_gatherv_module);
 }
 
-/* step 2: this node's blocks to every other leader, theirs from them */
+/* node from's blocks from its leader, where this process's counts put
+ * them (types[from]), with *req; a message longer than those counts
+ * describe (the sender's counts differ: an erroneous call) is taken off
+ * the wire with nothing of it written, MPI_ERR_TRUNCATE and no request:
+ * a receive shorter than its message may write the whole message past a
+ * contiguous buffer (Open MPI 4.1's ob1 does, from its eager limit on) */
+static int receive_node(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
+                        const mca_coll_shmcico_args_t *a, int from, ompi_request_t **req)
+{
+    ompi_status_public_t status;
+    size_t room;
+    int rc = MCA_PML_CALL(probe(net->leader[from], MCA_COLL_BASE_TAG_ALLGATHERV, comm,
+                                &status));
+
+    *req = MPI_REQUEST_NULL;
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    ompi_datatype_type_size(net->types[from], &room);
+    if (status._ucount > room) {
+        (void) mca_coll_shmcico_net_drain(comm, net->leader[from], MCA_COLL_BASE_TAG_ALLGATHERV,
+                                          status._ucount);
+        return MPI_ERR_TRUNCATE;
+    }
+    return MCA_PML_CALL(irecv((void *) a->blocks_buf, 1, net->types[from], net->leader[from],
+                              MCA_COLL_BASE_TAG_ALLGATHERV, comm, req));
+}
+
+/* step 2: this node's blocks to every other leader, theirs from them
+ * (every send posted first: each receive waits for its message's size) */
 static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_t *comm,
                     const mca_coll_shmcico_args_t *a, const mca_coll_shmcico_net_unit_t *unit,
                     int *scratch)
@@ -68,6 +97,7 @@ static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_
     int n = net->nnodes, k, nreqs = 0, rc = MPI_SUCCESS;
     struct ompi_datatype_t **types = net->types;   /* made at setup, as reqs */
     ompi_request_t **reqs = net->reqs;
+    bool made;
 
     for (int m = 0; m < n; ++m) {
         types[m] = NULL;
@@ -76,17 +106,21 @@ static int exchange(const mca_coll_shmcico_net_t *net, struct ompi_communicator_
         const int *members = mca_coll_shmcico_net_members(net, m, &k);
         rc = blocks_type(a, unit, members, k, scratch, &types[m]);
     }
+    made = MPI_SUCCESS == rc;
     for (int i = 1; i < n && MPI_SUCCESS == rc; ++i) {
         /* staggered, so that the leaders do not all send to one first */
-        int to = (net->my_node + i) % n, from = (net->my_node - i + n) % n;
-        rc = MCA_PML_CALL(irecv((void *) a->blocks_buf, 1, types[from], net->leader[from],
-                                MCA_COLL_BASE_TAG_ALLGATHERV, comm, &reqs[nreqs]));
+        int to = (net->my_node + i) % n;
+        rc = MCA_PML_CALL(isend((void *) a->blocks_buf, 1, types[net->my_node],
+                                net->leader[to], MCA_COLL_BASE_TAG_ALLGATHERV,
+                                MCA_PML_BASE_SEND_STANDARD, comm, &reqs[nreqs]));
         nreqs += MPI_SUCCESS == rc;     /* a failed post leaves no request */
-        rc = MPI_SUCCESS != rc ? rc
-            : MCA_PML_CALL(isend((void *) a->blocks_buf, 1, types[net->my_node],
-                                 net->leader[to], MCA_COLL_BASE_TAG_ALLGATHERV,
-                                 MCA_PML_BASE_SEND_STANDARD, comm, &reqs[nreqs]));
-        nreqs += MPI_SUCCESS == rc;
+    }
+    for (int i = 1; i < n && made; ++i) {
+        /* every message, also after one was too long or a send failed */
+        int from = (net->my_node - i + n) % n;
+        rc = mca_coll_shmcico_net_first_error(rc, receive_node(net, comm, a, from,
+                                                               &reqs[nreqs]));
+        nreqs += MPI_REQUEST_NULL != reqs[nreqs];
     }
     rc = mca_coll_shmcico_net_first_error(rc, mca_coll_shmcico_net_wait(reqs, nreqs));
     for (int m = 0; m < n; ++m) {

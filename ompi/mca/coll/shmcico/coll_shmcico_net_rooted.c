@@ -287,7 +287,13 @@ static int scatter_member(const mca_coll_shmcico_net_t *net, struct ompi_communi
     rc = mca_coll_shmcico_net_first_error(rc, lost ? MPI_ERR_NO_MEM : MPI_SUCCESS);
     rc = mca_coll_shmcico_net_first_error(rc, node_scatterv(net, NULL, NULL, NULL, MPI_BYTE,
                                                             a, !lost && !out, leader));
-    if (out) {
+    if (out && mine > a->own_count * type_size(a->own_type)) {
+        /* a short receiver (an erroneous call): its block off the wire,
+         * nothing written (a receive shorter than its message may write
+         * it whole past the buffer: coll_shmcico_net_allgather.c) */
+        (void) mca_coll_shmcico_net_drain(comm, leader, MCA_COLL_BASE_TAG_SCATTERV, mine);
+        rc = mca_coll_shmcico_net_first_error(rc, MPI_ERR_TRUNCATE);
+    } else if (out) {
         int recv_rc = MCA_PML_CALL(recv((void *) a->own_buf, a->own_count, a->own_type,
                                         leader, MCA_COLL_BASE_TAG_SCATTERV, comm,
                                         MPI_STATUS_IGNORE));
