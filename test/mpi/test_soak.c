@@ -38,14 +38,30 @@ static int rank, size;
 typedef struct soak_comms {
     MPI_Comm comm[NCOMMS];
     const char *name[NCOMMS];
+    int served[NCOMMS];             /* shmcico serves this kind everywhere */
     unsigned long long made;
 } soak_comms;
+
+/* whether shmcico serves comm, and every other process's communicator
+ * of the same kind (on simulated nodes one half of the even/odd split
+ * may hold one process per node, which another component serves by
+ * MPI's rules, not shmcico's: its erroneous calls may wait for good);
+ * the kinds called must be the same everywhere, since every process
+ * draws the same sequence of calls */
+static int served_everywhere(MPI_Comm comm)
+{
+    int here = st_served_here(comm), all;
+
+    MPI_Allreduce(&here, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
 
 static void set_comm(soak_comms *sc, int k, MPI_Comm comm, const char *name)
 {
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     sc->comm[k] = comm;
     sc->name[k] = name;
+    sc->served[k] = served_everywhere(comm);
     sc->made++;
 }
 
@@ -56,6 +72,7 @@ static void make_comms(soak_comms *sc)
     sc->made = 0;
     sc->comm[0] = MPI_COMM_WORLD;
     sc->name[0] = "world";
+    sc->served[0] = served_everywhere(MPI_COMM_WORLD);
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
     set_comm(sc, 1, c, "churned dup");
     MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &c);
@@ -107,11 +124,23 @@ static int in_place_allowed(st_op op)
     return ST_BCAST != op;
 }
 
+/* a random kind of communicator that shmcico serves (there is one:
+ * main() checks) */
+static int next_served(uint64_t *state, const soak_comms *sc)
+{
+    int k;
+
+    do {
+        k = (int) (st_random(state) % NCOMMS);
+    } while (!sc->served[k]);
+    return k;
+}
+
 /* one random call, the same on every process (the state is shared) */
 static void random_call(uint64_t *state, const soak_comms *sc, uint64_t seed,
                         unsigned long long *done)
 {
-    int k = (int) (st_random(state) % NCOMMS), p, n;
+    int k = next_served(state, sc), p, n;
     tc_call c = { .op = (st_op) (st_random(state) % ST_NOPS), .short_rank = -1,
                   .seed = seed };
     size_t elem, bytes;
@@ -154,21 +183,23 @@ static int should_stop(double start, double seconds)
     return stop;
 }
 
-/* calls of this process in which a block went by single copy, every
+/* this process's calls that moved counter what ("single_copy": a block
+ * went by single copy; "multinode": served across nodes), every
  * operation (the counters count from their first read: at the start) */
-static unsigned long long single_copy_calls(void)
+static unsigned long long calls_of(const char *what)
 {
     unsigned long long calls = 0;
 
     for (int op = 0; op < ST_NOPS; ++op) {
-        calls += st_op_counter((st_op) op, "single_copy");
+        calls += st_op_counter((st_op) op, what);
     }
     return calls;
 }
 
 static void report(const unsigned long long *done, const soak_comms *sc, double seconds)
 {
-    unsigned long long total = 0, single = single_copy_calls();
+    unsigned long long total = 0, single = calls_of("single_copy");
+    unsigned long long multi = calls_of("multinode");
     int errors = st_failures(), all_errors = 0;
 
     MPI_Reduce(&errors, &all_errors, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -182,8 +213,13 @@ static void report(const unsigned long long *done, const soak_comms *sc, double 
     for (int op = 0; op < ST_NOPS; ++op) {
         printf("%s%s %llu", op ? ", " : "", st_op_name((st_op) op), done[op]);
     }
-    printf("), %llu with single copy at rank 0, %llu communicators made, %d errors\n",
-           single, sc->made, all_errors);
+    printf("), at rank 0 %llu with single copy and %llu across nodes, %llu communicators "
+           "made, %d errors\n", single, multi, sc->made, all_errors);
+    for (int k = 0; k < NCOMMS; ++k) {
+        if (!sc->served[k]) {
+            printf("soak: not called: %s (another component serves it)\n", sc->name[k]);
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -203,8 +239,14 @@ int main(int argc, char **argv)
     f = (size_t) st_cvar("fragment_size");
     s = (size_t) st_cvar("slots");
     types = st_types();
-    (void) single_copy_calls();
+    (void) calls_of("single_copy");
+    (void) calls_of("multinode");
     make_comms(&sc);
+    if (!sc.served[0]) {
+        st_fail("shmcico does not serve MPI_COMM_WORLD");
+        free_comms(&sc);
+        return st_finish("test_soak");
+    }
 
     start = MPI_Wtime();
     while (calls % CHECK_STOP_EVERY || !should_stop(start, seconds)) {

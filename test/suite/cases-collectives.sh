@@ -77,7 +77,7 @@ vector_cases() {
     # the same mix with every block of one byte or more by single copy
     # (where the process's layout is worth it)
     run_case soak-np3-20s-single-copy 300 --expect ', 0 errors$' \
-        --expect ', [1-9][0-9]* with single copy at rank 0,' \
+        --expect 'at rank 0 [1-9][0-9]* with single copy' \
         -- bash -c "mpi 3 $single_everything -- mpi/test_soak 20"
 }
 
