@@ -9,10 +9,9 @@
 
 /*
  * A preload library (LD_PRELOAD) for the out-of-memory tests
- * (test_multinode no-memory, test_large multinode): malloc() called
- * (or calloc()) called from the component's own code fails, ENOMEM, from
- * N bytes on, between
- * the test's calls of
+ * (test_multinode no-memory, test_large multinode): malloc() or calloc()
+ * called from the component's own code fails, ENOMEM, from N bytes on,
+ * between the test's calls of
  *
  *   shmcico_fault_malloc_from(N)    (0: never; the test finds it with
  *                                    dlsym(RTLD_DEFAULT, ...): an atomic
@@ -35,7 +34,8 @@
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t n, size_t size);
 
-/* malloc() of the component fails from this many bytes on; 0: never */
+/* the component's malloc() and calloc() fail from this many bytes on;
+ * 0: never */
 static _Atomic size_t fail_from;
 
 void shmcico_fault_malloc_from(size_t bytes)
