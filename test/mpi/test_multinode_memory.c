@@ -22,84 +22,61 @@
 #include "shmcico_test.h"
 #include "test_multinode.h"
 
-/* One Scatter or Gather of 64 KiB blocks from root 0 on 2x2 nodes, with
- * malloc() of the component failing from 100000 bytes at process
- * fault_at (-1: nowhere; test/mpi/fault_malloc.c); returns its error
- * class, the data checked where want_data. */
-static int rooted_with_fault(st_op op, int fault_at, int round, int want_data)
+/* Where and from which size the component's malloc() and calloc() fail
+ * (test/mpi/fault_malloc.c) in a call of blocks of block bytes */
+typedef struct fault_t {
+    int at;                         /* the process (-1: nowhere) */
+    size_t from;
+    int block;
+} fault_t;
+
+/* 64 KiB blocks, allocations of 100000 bytes or more failing: a message
+ * or a stage cannot be had */
+static fault_t big(int at)
 {
-    const int block = 65536;
+    return (fault_t) { at, 100000, 65536 };
+}
+
+/* 64-byte blocks, every allocation failing */
+static fault_t tiny(int at)
+{
+    return (fault_t) { at, 1, 64 };
+}
+
+/* One Scatter, Gather (root 0) or Allgather on 2x2 nodes under fault f;
+ * returns its error class, the data checked where the call succeeded. */
+static int call_with_fault(st_op op, fault_t f, int round)
+{
+    const int block = f.block;
     int rank, size, err, cls;
-    unsigned char *all, *mine;
+    unsigned char *all, *mine = malloc(block);
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     all = malloc((size_t) size * block);
-    mine = malloc(block);
     st_fill(all, (size_t) size * block, 100 + (uint64_t) round);
     st_fill(mine, block, 200 + 10 * (uint64_t) round + (uint64_t) rank);
     if (ST_SCATTER == op) {
         memset(mine, 0, block);
-    } else if (0 == rank) {
+    } else if (0 == rank || ST_ALLGATHER == op) {
         memset(all, 0, (size_t) size * block);
     }
-    if (rank == fault_at) {
-        (void) st_fault_malloc_from(100000);
-    }
+    (void) st_fault_malloc_from(rank == f.at ? f.from : 0);
     err = ST_SCATTER == op
         ? MPI_Scatter(all, block, MPI_BYTE, mine, block, MPI_BYTE, 0, MPI_COMM_WORLD)
-        : MPI_Gather(mine, block, MPI_BYTE, all, block, MPI_BYTE, 0, MPI_COMM_WORLD);
-    (void) st_fault_malloc_from(0);
-    MPI_Error_class(err, &cls);
-    if (want_data && ST_SCATTER == op) {
-        /* every process filled its buffer of blocks as the root did */
-        ST_CHECK(0 == memcmp(mine, all + (size_t) rank * block, block),
-                 "round %d: rank %d's Scatter block is wrong", round, rank);
-    }
-    for (int i = 0; want_data && ST_GATHER == op && 0 == rank && i < size; ++i) {
-        ST_CHECK(st_first_wrong(all + (size_t) i * block, block, 200 + 10 * (uint64_t) round
-                                + (uint64_t) i) < 0, "round %d: block %d of the Gather is wrong",
-                 round, i);
-    }
-    free(all);
-    free(mine);
-    return cls;
-}
-
-/* One Scatter, Gather (root 0) or Allgather of 64-byte blocks on 2x2
- * nodes, with every allocation of the component (malloc() and calloc(),
- * from 1 byte) failing at process fault_at; returns its error class, the
- * data checked where the call succeeded. */
-static int tiny_with_fault(st_op op, int fault_at, int round)
-{
-    enum { B = 64 };
-    int rank, size, err, cls;
-    unsigned char *all, *mine = malloc(B);
-
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    all = malloc((size_t) size * B);
-    st_fill(all, (size_t) size * B, 100 + (uint64_t) round);
-    st_fill(mine, B, 200 + 10 * (uint64_t) round + (uint64_t) rank);
-    if (ST_SCATTER == op) {
-        memset(mine, 0, B);
-    } else if (0 == rank || ST_ALLGATHER == op) {
-        memset(all, 0, (size_t) size * B);
-    }
-    (void) st_fault_malloc_from(rank == fault_at ? 1 : 0);
-    err = ST_SCATTER == op ? MPI_Scatter(all, B, MPI_BYTE, mine, B, MPI_BYTE, 0, MPI_COMM_WORLD)
-        : ST_GATHER == op ? MPI_Gather(mine, B, MPI_BYTE, all, B, MPI_BYTE, 0, MPI_COMM_WORLD)
-                          : MPI_Allgather(mine, B, MPI_BYTE, all, B, MPI_BYTE, MPI_COMM_WORLD);
+        : ST_GATHER == op
+        ? MPI_Gather(mine, block, MPI_BYTE, all, block, MPI_BYTE, 0, MPI_COMM_WORLD)
+        : MPI_Allgather(mine, block, MPI_BYTE, all, block, MPI_BYTE, MPI_COMM_WORLD);
     (void) st_fault_malloc_from(0);
     MPI_Error_class(err, &cls);
     if (MPI_SUCCESS == cls && ST_SCATTER == op) {
         /* every process filled its buffer of blocks as the root did */
-        ST_CHECK(0 == memcmp(mine, all + (size_t) rank * B, B),
+        ST_CHECK(0 == memcmp(mine, all + (size_t) rank * block, block),
                  "round %d: rank %d's Scatter block is wrong", round, rank);
     }
     for (int i = 0; MPI_SUCCESS == cls && ST_SCATTER != op && (0 == rank || ST_ALLGATHER == op)
                     && i < size; ++i) {
-        ST_CHECK(st_first_wrong(all + (size_t) i * B, B, 200 + 10 * (uint64_t) round
+        ST_CHECK(st_first_wrong(all + (size_t) i * block, block, 200 + 10 * (uint64_t) round
                                 + (uint64_t) i) < 0, "round %d: rank %d's %s block %d is wrong",
                  round, rank, st_op_name(op), i);
     }
@@ -120,15 +97,14 @@ static void nothing_to_allocate(int rank)
     int round = 20;
 
     for (int o = 0; o < 3; ++o) {
-        for (int at = 1; at <= 3; at += 2) {
-            ST_CHECK(MPI_SUCCESS == tiny_with_fault(ops[o], at, round++),
+        for (int at = 0; at < 4; ++at) {
+            if (ST_ALLGATHER != ops[o] && 0 == at % 2) {
+                continue;           /* a Scatter or Gather leader needs a message */
+            }
+            ST_CHECK(MPI_SUCCESS == call_with_fault(ops[o], tiny(at), round++),
                      "%s, nothing to allocate at rank %d: rank %d failed", st_op_name(ops[o]),
                      at, rank);
         }
-    }
-    for (int at = 0; at <= 2; at += 2) {
-        ST_CHECK(MPI_SUCCESS == tiny_with_fault(ST_ALLGATHER, at, round++),
-                 "Allgather, nothing to allocate at leader %d: rank %d failed", at, rank);
     }
 }
 
@@ -194,28 +170,28 @@ int tm_no_memory(void)
     }
     setup_without_memory();
     /* the node communicator and its segment first, with memory */
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 9, 1), "the first Scatter");
+    ST_CHECK(MPI_SUCCESS == call_with_fault(ST_SCATTER, big(-1), 9), "the first Scatter");
     /* node 2's leader has no room for the root's message: node 2 fails */
-    ST_CHECK(rooted_with_fault(ST_SCATTER, 2, 0, rank < 2) == (rank < 2 ? MPI_SUCCESS
+    ST_CHECK(call_with_fault(ST_SCATTER, big(2), 0) == (rank < 2 ? MPI_SUCCESS
                                                                        : MPI_ERR_NO_MEM),
              "Scatter, no memory at node 2's leader: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 1, 1), "the Scatter after");
+    ST_CHECK(MPI_SUCCESS == call_with_fault(ST_SCATTER, big(-1), 1), "the Scatter after");
     /* node 2's leader has no room for the node's message: the root fails */
-    ST_CHECK(rooted_with_fault(ST_GATHER, 2, 2, 0) == (0 == rank ? MPI_ERR_TRUNCATE
+    ST_CHECK(call_with_fault(ST_GATHER, big(2), 2) == (0 == rank ? MPI_ERR_TRUNCATE
                                                        : 2 == rank ? MPI_ERR_NO_MEM
                                                        : MPI_SUCCESS),
              "Gather, no memory at node 2's leader: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 3, 1), "the Gather after");
+    ST_CHECK(MPI_SUCCESS == call_with_fault(ST_GATHER, big(-1), 3), "the Gather after");
     /* the root has no room for node 2's message */
-    ST_CHECK(rooted_with_fault(ST_GATHER, 0, 4, 0) == (0 == rank ? MPI_ERR_NO_MEM : MPI_SUCCESS),
+    ST_CHECK(call_with_fault(ST_GATHER, big(0), 4) == (0 == rank ? MPI_ERR_NO_MEM : MPI_SUCCESS),
              "Gather, no memory at the root: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_GATHER, -1, 5, 1), "the Gather after that");
+    ST_CHECK(MPI_SUCCESS == call_with_fault(ST_GATHER, big(-1), 5), "the Gather after that");
     /* the root has no room for node 2's message: node 2 fails, the
      * root's node gets its blocks */
-    ST_CHECK(rooted_with_fault(ST_SCATTER, 0, 6, 1 == rank) == (1 == rank ? MPI_SUCCESS
+    ST_CHECK(call_with_fault(ST_SCATTER, big(0), 6) == (1 == rank ? MPI_SUCCESS
                                                                          : MPI_ERR_NO_MEM),
              "Scatter, no memory at the root: rank %d's error", rank);
-    ST_CHECK(MPI_SUCCESS == rooted_with_fault(ST_SCATTER, -1, 7, 1), "the Scatter after that");
+    ST_CHECK(MPI_SUCCESS == call_with_fault(ST_SCATTER, big(-1), 7), "the Scatter after that");
     nothing_to_allocate(rank);
     return st_finish("test_multinode");
 }
